@@ -1,0 +1,1 @@
+"""Chiếu: rummy-style card games for Discord."""

@@ -1,0 +1,8 @@
+"""Pure game engines (no discord import). ``REGISTRY[name]`` is the :class:`~bot.games.base.Game`."""
+
+from .base import Event, Game, IllegalAction, Outcome, SeatResult, Transfer
+from .phom import GAME as PHOM
+
+REGISTRY: dict[str, Game] = {game.name: game for game in (PHOM,)}
+
+__all__ = ["REGISTRY", "Event", "Game", "IllegalAction", "Outcome", "SeatResult", "Transfer"]

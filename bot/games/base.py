@@ -1,0 +1,159 @@
+"""The engine protocol every game implements (no discord import anywhere under bot.games).
+
+Modelled on OpenSpiel's state/action API:
+
+- ``game.new(players, *, seed=None, deck=None, options=None) -> state``
+- ``state.to_act``                 seats that may act now (several for out-of-turn claims)
+- ``state.legal_actions(seat)``    the complete list of canonical action strings
+- ``state.apply(seat, action)``    returns ``list[Event]`` or raises ``IllegalAction``
+- ``state.view(seat)``             JSON-able dict of what that seat may know (``None``: spectator)
+- ``state.is_over`` / ``state.outcome()``
+- ``state.record()`` / ``game.replay(record)``  (record format: shared/rules/notation.md)
+
+Actions and cards use the notation of ``shared/rules/notation.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid; ``str(exc)`` is a short reason fit to show the player."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, holding only public information.
+
+    ``kind`` is the verb (``discard``, ``draw``, ``eat``, ``show``, ``pass``, ``chiu``, ``u``,
+    ``claim``, ``timeout``...), ``cards`` the cards everybody sees, ``text`` an optional
+    extra phrase ("ăn chốt", "ù before discarding"). A draw never carries the drawn card.
+    """
+
+    seat: int | None
+    kind: str
+    cards: tuple[str, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """``payer`` pays ``payee`` ``units`` stake units for ``reason`` (a readable name)."""
+
+    payer: int
+    payee: int
+    units: int
+    reason: str
+
+
+@dataclass
+class SeatResult:
+    seat: int
+    rank: int  # 1 is the winner; equal ranks only for a drawn game
+    points: int | None = None  # the game's own score (leftover points, hand value...)
+    payout: int = 0  # net stake units, positive = received; equals the transfers' sum
+    ga: int = 0  # gà points won (Chắn), negative for payers
+    notes: list[str] = field(default_factory=list)  # named factors / penalties / "móm"
+
+
+@dataclass
+class Outcome:
+    winner: int | None  # None for a drawn game
+    results: list[SeatResult]
+    transfers: list[Transfer] = field(default_factory=list)
+    summary: str = ""  # one line, e.g. "Lan ù before discarding"
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def check_balanced(self) -> None:
+        assert sum(r.payout for r in self.results) == 0, "payouts must sum to zero"
+        assert sum(r.ga for r in self.results) == 0, "gà must sum to zero"
+
+
+def outcome_from_transfers(
+    num_players: int, winner: int | None, ranks: Sequence[int], transfers: Sequence[Transfer],
+    points: Sequence[int | None] | None = None, notes: Sequence[list[str]] | None = None,
+    summary: str = "",
+) -> Outcome:
+    """Build an Outcome whose per-seat payouts are the net of ``transfers``."""
+    results = []
+    for seat in range(num_players):
+        net = sum(t.units for t in transfers if t.payee == seat) - sum(
+            t.units for t in transfers if t.payer == seat
+        )
+        results.append(
+            SeatResult(
+                seat=seat,
+                rank=ranks[seat],
+                points=None if points is None else points[seat],
+                payout=net,
+                notes=list(notes[seat]) if notes else [],
+            )
+        )
+    return Outcome(winner=winner, results=results, transfers=list(transfers), summary=summary)
+
+
+class GameState(Protocol):
+    num_players: int
+
+    @property
+    def to_act(self) -> tuple[int, ...]: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def legal_actions(self, seat: int) -> list[str]: ...
+
+    def apply(self, seat: int, action: str) -> list[Event]: ...
+
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+    def outcome(self) -> Outcome: ...
+
+    def record(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registry entry: the factory and metadata of one game."""
+
+    name: str  # "phom"
+    title: str  # "Phỏm"
+    min_players: int
+    max_players: int
+    new_state: Any  # callable(players, *, seed, deck, options) -> state
+    default_options: dict[str, Any] = field(default_factory=dict)
+
+    def new(self, players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
+            options: dict[str, Any] | None = None):
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} needs {self.min_players}–{self.max_players} players")
+        merged = {**self.default_options, **(options or {})}
+        return self.new_state(players, seed=seed, deck=deck, options=merged)
+
+    def replay(self, record: dict[str, Any]):
+        if record.get("game") != self.name:
+            raise ValueError(f"record is for {record.get('game')!r}, not {self.name!r}")
+        options = dict(record.get("options", {}))
+        players = options.pop("players")
+        state = self.new(players, deck=record["deck"], options=options)
+        for seat, action in record["actions"]:
+            state.apply(seat, action)
+        return state
+
+
+def shuffled(pack: Sequence[str], seed: int | None) -> list[str]:
+    """The pack shuffled with ``random.Random(seed)`` (notation.md: reproducible from the seed)."""
+    cards = list(pack)
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+def split_groups(text: str) -> list[list[str]]:
+    """``"AS 2S 3S | 5H 5D 5C"`` -> ``[["AS","2S","3S"], ["5H","5D","5C"]]``."""
+    return [part.split() for part in text.split("|") if part.strip()]
