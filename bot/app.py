@@ -1,0 +1,67 @@
+"""Building the bot: ``create_bot(config)`` is used by ``python -m bot`` and by the tests."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+
+import discord
+from discord.ext import commands
+
+from .config import Config
+from .db import Database
+from .tables.controls import Control
+from .tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.phom", "cogs.stats", "cogs.rules")
+
+
+class ChieuBot(commands.Bot):
+    db: Database
+    tables: TableService
+
+    def __init__(self, config: Config) -> None:
+        # Slash commands and components only: no privileged intents, no message content.
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None)
+        self.config = config
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.config.database)
+        self.tables = TableService(self, self.db)
+        self.add_dynamic_items(Control)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.tables.restore()
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        mode = self.config.sync_commands
+        guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = json.dumps([c.to_dict(self.tree) for c in self.tree.get_commands()], sort_keys=True)
+        digest = hashlib.sha256(f"{guild and guild.id}:{payload}".encode()).hexdigest()
+        if mode == "never" or (mode == "auto" and await self.db.get_meta("commands_digest") == digest):
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.db.set_meta("commands_digest", digest)
+        log.info("synced %d slash commands%s", len(synced), f" to guild {guild.id}" if guild else " globally")
+
+    async def release(self) -> None:
+        """Stop timers and close the database (also used by tests, which never call close())."""
+        if hasattr(self, "tables"):
+            await self.tables.close()
+        if hasattr(self, "db"):
+            await self.db.close()
+
+    async def close(self) -> None:
+        await self.release()
+        await super().close()
+
+
+def create_bot(config: Config) -> ChieuBot:
+    return ChieuBot(config)

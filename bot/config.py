@@ -1,0 +1,66 @@
+"""Configuration: defaults, overridden by a TOML file, overridden by keyword arguments.
+
+The token is never read from the file unless the admin puts it there; ``DISCORD_TOKEN`` in the
+environment always wins so that the file can be shared without secrets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PATH = Path("config.toml")
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str | None = None
+    database: str = "chieu.sqlite3"
+    log_level: str = "INFO"
+    # "auto": sync slash commands only when their definitions changed since the last sync;
+    # "always" / "never" for admins who manage syncing themselves.
+    sync_commands: str = "auto"
+    # A guild id to sync commands to instantly while developing (global sync can take an hour).
+    dev_guild_id: int | None = None
+    default_stake: int = 1
+    default_turn_seconds: int = 60
+    min_turn_seconds: int = 15
+    max_turn_seconds: int = 600
+    # Pause before an AI seat moves, so people can follow the table; 0 in tests.
+    ai_delay_seconds: float = 1.0
+    # Consecutive turn timeouts after which a seat is marked away and played by the AI.
+    away_after_timeouts: int = 2
+    max_tables_per_channel: int = 5
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def with_overrides(self, **overrides: Any) -> "Config":
+        return dataclasses.replace(self, **overrides)
+
+
+_FIELDS = {f.name for f in dataclasses.fields(Config)} - {"extra"}
+
+
+def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:
+    """Defaults, then ``path`` (or ``$CHIEU_CONFIG``, or ./config.toml if present), then overrides."""
+    values: dict[str, Any] = {}
+    if path is None:
+        env_path = os.environ.get("CHIEU_CONFIG")
+        path = Path(env_path) if env_path else (DEFAULT_PATH if DEFAULT_PATH.exists() else None)
+    if path is not None:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        unknown = set(data) - _FIELDS
+        if unknown:
+            raise ValueError(f"unknown option(s) in {path}: {', '.join(sorted(unknown))}")
+        values.update(data)
+    if os.environ.get("DISCORD_TOKEN"):
+        values["token"] = os.environ["DISCORD_TOKEN"]
+    values.update(overrides)
+    config = Config(**values)
+    if config.sync_commands not in {"auto", "always", "never"}:
+        raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
+    return config

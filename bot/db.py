@@ -1,0 +1,226 @@
+"""SQLite storage (aiosqlite, WAL) with numbered schema migrations.
+
+Everything that must survive a restart lives here: tables and their seats, each game's deck
+and action list (its record), the DM messages to edit, and the chip ledger.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import datetime, timezone
+from typing import Any, AsyncIterator
+
+import aiosqlite
+
+# Each entry upgrades the schema by one version; never edit a released entry, append a new one.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        lobby_message_id INTEGER,
+        table_message_id INTEGER,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        host_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+        seats TEXT NOT NULL,
+        game_no INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX tables_open ON tables (status);
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        game_no INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        options TEXT NOT NULL,
+        deck TEXT NOT NULL,
+        stake INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('playing', 'finished', 'aborted')),
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        outcome TEXT,
+        UNIQUE (table_id, game_no)
+    );
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (game_id, idx)
+    );
+    CREATE TABLE hand_messages (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE settlements (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        guild_id INTEGER NOT NULL,
+        settled_at TEXT NOT NULL
+    );
+    CREATE TABLE ledger (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES settlements (game_id),
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        name TEXT NOT NULL,
+        chips INTEGER NOT NULL,
+        ga INTEGER NOT NULL DEFAULT 0,
+        rank INTEGER NOT NULL,
+        points INTEGER,
+        won INTEGER NOT NULL,
+        detail TEXT NOT NULL,
+        at TEXT NOT NULL,
+        UNIQUE (game_id, seat)
+    );
+    CREATE INDEX ledger_user ON ledger (guild_id, user_id, at);
+    """,
+]
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Database:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    @classmethod
+    async def open(cls, path: str) -> "Database":
+        # isolation_level=None: we issue BEGIN ourselves so that a transaction is exactly
+        # what `transaction()` encloses, nothing more.
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        db = cls(conn)
+        await db.migrate()
+        return db
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def migrate(self) -> int:
+        (version,) = await (await self.conn.execute("PRAGMA user_version")).fetchone()
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            async with self.transaction():
+                for statement in filter(str.strip, script.split(";")):
+                    await self.conn.execute(statement)
+                await self.conn.execute(f"PRAGMA user_version={number}")
+        return len(MIGRATIONS)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        await self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            await self.conn.execute("ROLLBACK")
+            raise
+        else:
+            await self.conn.execute("COMMIT")
+
+    async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    # ---- meta
+    async def get_meta(self, key: str) -> str | None:
+        row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else row["value"]
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # ---- tables
+    async def insert_table(self, *, guild_id: int, channel_id: int, game: str, options: dict,
+                           host_id: int, seats: list[dict]) -> int:
+        cur = await self.conn.execute(
+            "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, seats, created_at)"
+            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            (guild_id, channel_id, game, json.dumps(options), host_id, json.dumps(seats), now_iso()),
+        )
+        return cur.lastrowid
+
+    async def update_table(self, table_id: int, **fields: Any) -> None:
+        if not fields:
+            return
+        for key in ("options", "seats"):
+            if key in fields:
+                fields[key] = json.dumps(fields[key])
+        sets = ", ".join(f"{key} = ?" for key in fields)
+        await self.conn.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
+
+    async def open_tables(self) -> list[aiosqlite.Row]:
+        return await self.fetchall("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
+
+    async def get_table(self, table_id: int) -> aiosqlite.Row | None:
+        return await self.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
+
+    # ---- games and their records
+    async def insert_game(self, *, table_id: int, game_no: int, guild_id: int, game: str,
+                          seats: list[dict], options: dict, deck: list[str], stake: int) -> int:
+        cur = await self.conn.execute(
+            "INSERT INTO games (table_id, game_no, guild_id, game, seats, options, deck, stake, status, started_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+            (table_id, game_no, guild_id, game, json.dumps(seats), json.dumps(options), json.dumps(deck),
+             stake, now_iso()),
+        )
+        return cur.lastrowid
+
+    async def get_game(self, game_id: int) -> aiosqlite.Row | None:
+        return await self.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+
+    async def current_game(self, table_id: int, game_no: int) -> aiosqlite.Row | None:
+        return await self.fetchone("SELECT * FROM games WHERE table_id = ? AND game_no = ?", (table_id, game_no))
+
+    async def append_action(self, game_id: int, idx: int, seat: int, action: str) -> None:
+        # The primary key (game_id, idx) makes a second writer for the same step fail loudly.
+        await self.conn.execute(
+            "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, idx, seat, action, now_iso()),
+        )
+
+    async def actions(self, game_id: int) -> list[tuple[int, str]]:
+        rows = await self.fetchall("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY idx", (game_id,))
+        return [(row["seat"], row["action"]) for row in rows]
+
+    async def finish_game(self, game_id: int, status: str, outcome: dict | None) -> None:
+        await self.conn.execute(
+            "UPDATE games SET status = ?, ended_at = ?, outcome = ? WHERE id = ?",
+            (status, now_iso(), None if outcome is None else json.dumps(outcome), game_id),
+        )
+
+    async def save_hand_message(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
+        await self.conn.execute(
+            "INSERT INTO hand_messages (game_id, seat, channel_id, message_id) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id",
+            (game_id, seat, channel_id, message_id),
+        )
+
+    async def hand_messages(self, game_id: int) -> dict[int, tuple[int, int]]:
+        rows = await self.fetchall("SELECT * FROM hand_messages WHERE game_id = ?", (game_id,))
+        return {row["seat"]: (row["channel_id"], row["message_id"]) for row in rows}

@@ -1,0 +1,135 @@
+"""The chip ledger: one settlement per game, written in one transaction, idempotent.
+
+Chips record who won what among friends; they are never money. Balances start at 0 and may
+go negative. AI seats take part in the settlement (so every game sums to zero) under
+``user_id`` NULL and are left out of balances and leaderboards.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from .db import Database, now_iso
+
+PERIODS = {"week": timedelta(days=7), "month": timedelta(days=30), "all": None}
+
+
+@dataclass(frozen=True)
+class Entry:
+    seat: int
+    user_id: int | None
+    name: str
+    chips: int
+    ga: int
+    rank: int
+    points: int | None
+    won: bool
+    detail: list[str]
+
+
+class UnbalancedSettlement(ValueError):
+    pass
+
+
+async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entries: list[Entry]) -> bool:
+    """Write the game's settlement; returns False (and changes nothing) if it was settled before."""
+    if sum(e.chips for e in entries) != 0 or sum(e.ga for e in entries) != 0:
+        raise UnbalancedSettlement(f"settlement of game {game_id} does not sum to zero")
+    at = now_iso()
+    async with db.transaction() as conn:
+        cur = await conn.execute(
+            "INSERT INTO settlements (game_id, guild_id, settled_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            (game_id, guild_id, at),
+        )
+        if cur.rowcount == 0:
+            return False
+        await conn.executemany(
+            "INSERT INTO ledger (game_id, guild_id, game, seat, user_id, name, chips, ga, rank, points, won,"
+            " detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, guild_id, game, e.seat, e.user_id, e.name, e.chips, e.ga, e.rank, e.points,
+                 int(e.won), json.dumps(e.detail, ensure_ascii=False), at)
+                for e in entries
+            ],
+        )
+    return True
+
+
+@dataclass(frozen=True)
+class Balance:
+    chips: int
+    ga: int
+    games: int
+    wins: int
+
+
+async def balance(db: Database, guild_id: int, user_id: int) -> Balance:
+    row = await db.fetchone(
+        "SELECT COALESCE(SUM(chips), 0) AS chips, COALESCE(SUM(ga), 0) AS ga, COUNT(*) AS games,"
+        " COALESCE(SUM(won), 0) AS wins FROM ledger WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return Balance(row["chips"], row["ga"], row["games"], row["wins"])
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    name: str
+    chips: int
+    ga: int
+    games: int
+    wins: int
+
+
+async def leaderboard(db: Database, guild_id: int, *, game: str | None = None, period: str = "all",
+                      by: str = "chips", limit: int = 10, now: datetime | None = None) -> list[Standing]:
+    if period not in PERIODS:
+        raise ValueError(f"period must be one of {', '.join(PERIODS)}")
+    if by not in {"chips", "ga", "wins"}:
+        raise ValueError("by must be chips, ga or wins")
+    where, params = ["guild_id = ?", "user_id IS NOT NULL"], [guild_id]
+    if game:
+        where.append("game = ?")
+        params.append(game)
+    if PERIODS[period] is not None:
+        since = (now or datetime.now(timezone.utc)) - PERIODS[period]
+        where.append("at >= ?")
+        params.append(since.isoformat(timespec="seconds"))
+    # The latest name a player played under is the one shown.
+    rows = await db.fetchall(
+        f"SELECT user_id, (SELECT name FROM ledger l2 WHERE l2.user_id = ledger.user_id ORDER BY l2.id DESC LIMIT 1)"
+        f" AS name, SUM(chips) AS chips, SUM(ga) AS ga, COUNT(*) AS games, SUM(won) AS wins"
+        f" FROM ledger WHERE {' AND '.join(where)} GROUP BY user_id"
+        f" ORDER BY {by} DESC, wins DESC, games ASC, user_id ASC LIMIT ?",
+        (*params, limit),
+    )
+    return [Standing(r["user_id"], r["name"], r["chips"], r["ga"], r["games"], r["wins"]) for r in rows]
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    game_id: int
+    game: str
+    at: str
+    rank: int
+    players: int
+    chips: int
+    ga: int
+    points: int | None
+    detail: list[str]
+
+
+async def history(db: Database, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryItem]:
+    rows = await db.fetchall(
+        "SELECT l.*, (SELECT COUNT(*) FROM ledger o WHERE o.game_id = l.game_id) AS players"
+        " FROM ledger l WHERE l.guild_id = ? AND l.user_id = ? ORDER BY l.id DESC LIMIT ?",
+        (guild_id, user_id, limit),
+    )
+    return [
+        HistoryItem(r["game_id"], r["game"], r["at"], r["rank"], r["players"], r["chips"], r["ga"], r["points"],
+                    json.loads(r["detail"]))
+        for r in rows
+    ]

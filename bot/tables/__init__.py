@@ -1,0 +1,1 @@
+"""The table framework shared by every game: lobby, seats, turns, timers, DMs, persistence."""

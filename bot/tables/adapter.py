@@ -1,0 +1,118 @@
+"""What each game tells the table framework: its controls, texts and images.
+
+A game's cog subclasses :class:`GameUI`; the framework does everything else (lobby, turns,
+timers, DMs, persistence, ledger). Methods receive engine views (plain dicts) and the seat's
+current card selection; none of them touches Discord.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from bot.games.base import Event, Game
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    key: str  # goes into the custom id; never a card or other secret
+    label: str
+    enabled: bool = True
+    style: str = "secondary"  # discord.ButtonStyle name
+    row: int = 1
+
+
+@dataclass(frozen=True)
+class SelectOption:
+    value: str
+    label: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class SelectSpec:
+    placeholder: str
+    options: list[SelectOption]
+    max_values: int
+    selected: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class HandImage:
+    groups: list[list[str]]
+    marked: list[int] = field(default_factory=list)
+    selected: list[int] = field(default_factory=list)
+    caption: str = ""
+    title: str = ""
+
+
+class GameUI:
+    """Base class; override what the game needs."""
+
+    game: Game
+    deck: str = "french"  # the sprite set used to render cards
+    rules_text: str = ""
+    #: keys of buttons that are card-selection helpers rather than moves
+    helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
+
+    # ---- engine options from the lobby options
+    def engine_options(self, table_options: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    # ---- AI
+    def ai_action(self, state: Any, seat: int) -> str:
+        raise NotImplementedError
+
+    def quick_select(self, state: Any, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    # ---- controls
+    def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
+        return None
+
+    def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
+        raise NotImplementedError
+
+    def action_for(self, key: str, view: dict, selection: list[str]) -> str:
+        """The action string a move button means with this selection; raises IllegalAction."""
+        raise NotImplementedError
+
+    # ---- texts and images
+    def card_label(self, card: str) -> str:
+        return card
+
+    def cards_text(self, cards: Sequence[str]) -> str:
+        return " ".join(self.card_label(card) for card in cards) or "—"
+
+    def hand_image(self, view: dict, selection: list[str], arranged: bool) -> HandImage:
+        raise NotImplementedError
+
+    def hand_status(self, view: dict, names: list[str]) -> str:
+        """One or two lines above the hand image: whose turn and what this seat may do."""
+        raise NotImplementedError
+
+    def event_text(self, event: Event, names: list[str]) -> str:
+        who = names[event.seat] if event.seat is not None else ""
+        cards = self.cards_text(event.cards) if event.cards else ""
+        verbs = {"discard": "discarded", "draw": "drew from the stock", "eat": "ate", "show": "showed",
+                 "pass": "passed", "u": "ù!", "chiu": "chíu"}
+        if event.kind == "end":
+            return event.text
+        text = f"{who} {verbs.get(event.kind, event.kind)}"
+        if cards:
+            text += f" {cards}"
+        if event.text:
+            text += f" — {event.text}"
+        return text
+
+    def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
+        """(name, value) embed fields for the public table, one per seat and any extras."""
+        raise NotImplementedError
+
+    def table_summary(self, view: dict) -> str:
+        """A line for the public table: stock, round..."""
+        return ""
+
+    def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
+        """Rows for the end-of-game image: (label, grouped cards, caption) per seat."""
+        raise NotImplementedError

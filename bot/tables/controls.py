@@ -1,0 +1,80 @@
+"""Every button and select of every table goes through one DynamicItem.
+
+Custom ids name the table and the turn, never a card: ``chieu:<kind>:<table>[:<game_no>:<version>]:<key>``.
+
+- ``chieu:lobby:12:join``            lobby buttons (join, leave, ai, start, cancel)
+- ``chieu:play:12:1:34:discard``      a move or helper in game 1 of table 12, at version 34
+- ``chieu:play:12:1:34:sel``          the card select
+- ``chieu:table:12:hand``            public table buttons (hand, back, rematch)
+
+Because the item is dynamic, the same ids keep working after a restart; anything that does
+not parse is answered with a clear refusal instead of Discord's "interaction failed".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from .service import TableService
+
+PREFIX = "chieu"
+
+
+@dataclass(frozen=True)
+class ControlId:
+    kind: str
+    table_id: int
+    key: str
+    game_no: int | None = None
+    version: int | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return f"{PREFIX}:play:{self.table_id}:{self.game_no}:{self.version}:{self.key}"
+        return f"{PREFIX}:{self.kind}:{self.table_id}:{self.key}"
+
+
+_PLAY = re.compile(r"play:(\d{1,12}):(\d{1,6}):(\d{1,6}):([a-z_]{1,20})")
+_OTHER = re.compile(r"(lobby|table):(\d{1,12}):([a-z_]{1,20})")
+
+
+def parse(payload: str) -> ControlId | None:
+    if match := _PLAY.fullmatch(payload):
+        table, game_no, version, key = match.groups()
+        return ControlId("play", int(table), key, int(game_no), int(version))
+    if match := _OTHER.fullmatch(payload):
+        kind, table, key = match.groups()
+        return ControlId(kind, int(table), key)
+    return None
+
+
+class Control(discord.ui.DynamicItem[discord.ui.Item], template=rf"{PREFIX}:(?P<payload>.*)"):
+    def __init__(self, item: discord.ui.Item) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        service: TableService = interaction.client.tables  # type: ignore[attr-defined]
+        payload = self.custom_id.split(":", 1)[1]
+        values = list(getattr(self.item, "values", []) or [])
+        await service.handle(interaction, parse(payload), values)
+
+
+def button(control: ControlId, label: str, *, style: str = "secondary", enabled: bool = True,
+           row: int | None = None, emoji: str | None = None) -> Control:
+    return Control(discord.ui.Button(label=label, custom_id=str(control), style=getattr(discord.ButtonStyle, style),
+                                     disabled=not enabled, row=row, emoji=emoji))
+
+
+def select(control: ControlId, *, placeholder: str, options: list[discord.SelectOption], max_values: int,
+           row: int = 0) -> Control:
+    return Control(discord.ui.Select(custom_id=str(control), placeholder=placeholder, options=options,
+                                     min_values=0, max_values=max(1, min(max_values, len(options))), row=row))

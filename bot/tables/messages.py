@@ -1,0 +1,143 @@
+"""Discord messages of a table: lobby, public table, private hand, result. Pure builders."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+
+from rendering.hand import render_hand_async
+
+from .adapter import GameUI
+from .controls import ControlId, button, select
+from .model import Table
+
+COLOUR = discord.Colour.from_rgb(46, 125, 50)
+
+
+def seat_label(table: Table, index: int) -> str:
+    seat = table.seats[index]
+    if seat.is_ai:
+        return f"🤖 {seat.name}"
+    return f"💤 {seat.name}" if seat.away else seat.name
+
+
+def lobby_embed(table: Table, ui: GameUI) -> discord.Embed:
+    game = ui.game
+    embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=COLOUR)
+    status = {"lobby": "Waiting for players", "cancelled": "Cancelled", "playing": "Playing",
+              "finished": "Finished"}[table.status]
+    embed.description = (
+        f"**{status}** · host <@{table.host_id}>\n"
+        f"Stake **{table.stake}** chips · turn **{table.turn_seconds}s** · "
+        f"seats {len(table.seats)}/{table.max_seats} (needs {game.min_players}+)"
+    )
+    extra = [f"{k.replace('_', ' ')} **{v}**" for k, v in table.options.items()
+             if k not in {"stake", "turn_seconds", "seats"}]
+    if extra:
+        embed.description += "\n" + " · ".join(extra)
+    lines = [f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))]
+    embed.add_field(name="Players", value="\n".join(lines) or "—", inline=False)
+    embed.set_footer(text="Join to play · the host starts the game · hands arrive by DM")
+    return embed
+
+
+def lobby_view(table: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    open_ = table.status == "lobby"
+    full = len(table.seats) >= table.max_seats
+    for key, label, style, enabled in (
+        ("join", "Join", "success", open_ and not full),
+        ("leave", "Leave", "secondary", open_),
+        ("ai", "Add AI", "secondary", open_ and not full),
+        ("start", "Start", "primary", open_),
+        ("cancel", "Cancel", "danger", open_),
+    ):
+        view.add_item(button(ControlId("lobby", table.id, key), label, style=style, enabled=enabled))
+    return view
+
+
+def table_view(table: Table, *, rematch: bool = False) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if rematch:
+        view.add_item(button(ControlId("table", table.id, "rematch"), "Rematch", style="success"))
+        return view
+    view.add_item(button(ControlId("table", table.id, "hand"), "My hand", style="primary", emoji="🂠"))
+    view.add_item(button(ControlId("table", table.id, "back"), "I'm back", style="secondary"))
+    return view
+
+
+def table_embed(table: Table, ui: GameUI) -> discord.Embed:
+    view = table.state.view(None)
+    names = [seat_label(table, i) for i in range(len(table.seats))]
+    embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · game {table.game_no}", colour=COLOUR)
+    lines = []
+    if view.get("outcome") is None:
+        acting = ", ".join(f"**{names[s]}**" for s in view["to_act"])
+        turn = f"Turn: {acting}"
+        if table.deadline is not None and any(not table.seats[s].auto for s in view["to_act"]):
+            turn += f" · time runs out <t:{int(table.deadline)}:R>"
+        lines.append(turn)
+    else:
+        lines.append("**Game over**")
+    summary = ui.table_summary(view)
+    if summary:
+        lines.append(summary)
+    lines.append(f"Stake {table.stake}")
+    embed.description = "\n".join(lines)
+    for name, value in ui.table_fields(view, names):
+        embed.add_field(name=name, value=value[:1024], inline=False)
+    if table.log:
+        embed.add_field(name="Last moves", value="\n".join(table.log)[-1024:], inline=False)
+    return embed
+
+
+async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -> dict[str, Any] | None:
+    """content, PNG and view of one seat's private hand message.
+
+    ``shown`` is what the message displays now (the ``shown`` of an earlier payload): returns
+    None when nothing changed, and ``png`` None when only the text or buttons changed, so the
+    image is neither rendered nor uploaded again.
+    """
+    view = table.state.view(seat)
+    selection = [card for card in table.selection.get(seat, []) if card in view["hand"]]
+    arranged = table.arranged.get(seat, True)
+    names = [seat_label(table, i) for i in range(len(table.seats))]
+    image = ui.hand_image(view, selection, arranged)
+    content = f"**{ui.game.title} · table #{table.id}** · <#{table.play_channel_id}>\n" + ui.hand_status(view, names)
+    away = table.seats[seat].away
+    if away:
+        content += "\n💤 You are marked away: the AI plays for you until you click **I'm back**."
+    over = view.get("outcome") is not None
+    controls = discord.ui.View(timeout=None)
+    signature: tuple = (content, over)
+    if not over:
+        def control(key: str) -> ControlId:
+            return ControlId("play", table.id, key, table.game_no, table.version)
+
+        spec = ui.select(view, selection, arranged)
+        if spec is not None and spec.options:
+            options = [discord.SelectOption(label=o.label, value=o.value, description=o.description,
+                                            default=o.value in spec.selected) for o in spec.options[:25]]
+            controls.add_item(select(control("sel"), placeholder=spec.placeholder, options=options,
+                                     max_values=spec.max_values))
+        specs = ui.buttons(view, selection)
+        for spec_button in specs:
+            controls.add_item(button(control(spec_button.key), spec_button.label, style=spec_button.style,
+                                     enabled=spec_button.enabled, row=spec_button.row))
+        if away:
+            controls.add_item(button(ControlId("table", table.id, "back"), "I'm back", style="success", row=2))
+        signature += (table.version, tuple(selection), tuple((b.key, b.enabled, b.label) for b in specs))
+    now_shown = (image, signature)
+    if shown is not None and shown == now_shown:
+        return None
+    png = None
+    if shown is None or shown[0] != image:
+        png = await render_hand_async(image.groups, marked=image.marked, selected=image.selected,
+                                      caption=image.caption, title=image.title, deck=ui.deck)
+    return {"content": content, "png": png, "view": controls, "shown": now_shown}
+
+
+def png_file(png: bytes, name: str = "hand.png") -> discord.File:
+    return discord.File(io.BytesIO(png), filename=name)

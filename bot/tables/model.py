@@ -1,0 +1,94 @@
+"""In-memory tables. A table is a lobby and a sequence of games at the same seats."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Seat:
+    user_id: int | None  # None: an AI seat
+    name: str
+    away: bool = False
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def auto(self) -> bool:
+        """Whether the AI plays this seat right now."""
+        return self.is_ai or self.away
+
+    def to_json(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "away": self.away}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Seat":
+        return cls(data["user_id"], data["name"], data.get("away", False))
+
+
+@dataclass
+class HandMessage:
+    channel_id: int
+    message_id: int
+    shown: Any = None  # what it currently displays, to skip edits that change nothing
+
+
+@dataclass
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    host_id: int
+    status: str
+    seats: list[Seat]
+    game_no: int = 0
+    thread_id: int | None = None
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    # the game in play
+    game_id: int | None = None
+    state: Any = None
+    version: int = 0  # actions applied in the current game: stale buttons carry an older number
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=8))
+    selection: dict[int, list[str]] = field(default_factory=dict)
+    arranged: dict[int, bool] = field(default_factory=dict)
+    timeouts: dict[int, int] = field(default_factory=dict)
+    hand_messages: dict[int, HandMessage] = field(default_factory=dict)
+    dm_closed: set[int] = field(default_factory=set)
+    deadline: float | None = None  # unix time the current human turn times out
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task | None = None
+    refresher: asyncio.Task | None = None
+    dirty: bool = False
+
+    @property
+    def play_channel_id(self) -> int:
+        return self.thread_id or self.channel_id
+
+    @property
+    def stake(self) -> int:
+        return int(self.options.get("stake", 1))
+
+    @property
+    def turn_seconds(self) -> int:
+        return int(self.options["turn_seconds"])
+
+    @property
+    def max_seats(self) -> int:
+        return int(self.options["seats"])
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]

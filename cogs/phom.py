@@ -1,0 +1,197 @@
+"""Phỏm (Tá Lả): the /phom commands and what the table shows of a Phỏm game."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import phom, phom_ai
+from bot.games.base import IllegalAction
+from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_ORDER = "SHDC"
+RANKS = "A23456789TJQK"
+
+
+def card_label(card: str) -> str:
+    return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
+
+
+class PhomUI(GameUI):
+    game = phom.GAME
+    deck = "french"
+
+    def ai_action(self, state, seat: int) -> str:
+        return phom_ai.choose(state, seat)
+
+    def quick_select(self, state, seat: int) -> list[str]:
+        return phom_ai.quick_select(state, seat)
+
+    def card_label(self, card: str) -> str:
+        return card_label(card)
+
+    # ---- the hand, in display order
+    @staticmethod
+    def _own_eaten(view: dict) -> list[str]:
+        seat = view["seat"]
+        return [card for card in view["eaten"][seat] if card in view["hand"]] if seat is not None else []
+
+    def _groups(self, view: dict, arranged: bool) -> list[list[str]]:
+        hand = view["hand"]
+        if arranged:
+            arrangement = phom.arrange(hand, eaten=self._own_eaten(view))
+            groups = [list(meld) for meld in arrangement.melds] + [list(arrangement.leftover)]
+        else:
+            groups = [sorted((c for c in hand if c[1] == suit), key=lambda c: RANKS.index(c[0]))
+                      for suit in SUIT_ORDER]
+        return [group for group in groups if group]
+
+    def hand_image(self, view: dict, selection: list[str], arranged: bool) -> HandImage:
+        groups = self._groups(view, arranged)
+        flat = [card for group in groups for card in group]
+        eaten = set(self._own_eaten(view))
+        arrangement = view["arrangement"]
+        if arrangement is None:
+            caption = ""
+        elif arrangement["mom"]:
+            caption = f"Móm · {arrangement['points']} points"
+        else:
+            caption = f"Leftover {arrangement['points']} points"
+        if view["locked"]:
+            caption += " · locked: " + " ".join(card_label(c) for c in view["locked"])
+        shown = view["shown"][view["seat"]] if view["seat"] is not None else []
+        if shown:
+            caption += " · shown: " + "  ".join(" ".join(card_label(c) for c in meld) for meld in shown)
+        mine = view["current"] == view["seat"]
+        title = "Your hand — your turn" if mine else "Your hand"
+        return HandImage(groups=groups, marked=[i for i, c in enumerate(flat) if c in eaten],
+                         selected=[i for i, c in enumerate(flat) if c in selection], caption=caption, title=title)
+
+    # ---- controls
+    def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
+        if view["current"] != view["seat"] or not view["hand"]:
+            return None
+        locked, eaten = set(view["locked"]), set(self._own_eaten(view))
+        options = []
+        for group in self._groups(view, arranged):
+            for card in group:
+                note = "eaten" if card in eaten else "locked" if card in locked else \
+                    "just drawn" if card == view["drawn"] else None
+                options.append(SelectOption(card, card_label(card), note))
+        single = view["phase"] == "discard"
+        placeholder = {"discard": "Choose the card to discard",
+                       "draw": f"Cards to eat {card_label(view['active'])} with" if view["active"] else "Cards",
+                       "show": "Phỏm to show (none selected: the best arrangement)"}.get(view["phase"], "Cards")
+        return SelectSpec(placeholder, options, 1 if single else len(options), selected=selection)
+
+    def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
+        legal = view["legal"]
+        phase = view["phase"]
+        can_eat = any(action.startswith("eat ") for action in legal)
+        return [
+            ButtonSpec("draw", "Draw", "draw" in legal, "primary"),
+            ButtonSpec("eat", "Eat", can_eat and bool(selection), "success"),
+            ButtonSpec("show", "Show", phase == "show" and bool(legal), "success"),
+            ButtonSpec("discard", "Discard", phase == "discard" and bool(legal) and len(selection) == 1, "danger"),
+            ButtonSpec("quick", "Quick Select", bool(legal), "secondary", row=2),
+            ButtonSpec("arrange", "Auto-arrange", True, "secondary", row=2),
+        ]
+
+    def action_for(self, key: str, view: dict, selection: list[str]) -> str:
+        if key == "draw":
+            return "draw"
+        if key == "eat":
+            if not selection:
+                raise IllegalAction("Select the cards of your hand that make a phỏm with the card you eat.")
+            return "eat " + " ".join(selection)
+        if key == "discard":
+            if len(selection) != 1:
+                raise IllegalAction("Select exactly one card to discard.")
+            return f"discard {selection[0]}"
+        if key == "show":
+            cards = selection or view["hand"]
+            eaten = [c for c in self._own_eaten(view) if c in cards]
+            arrangement = phom.arrange(cards, eaten=eaten)
+            if selection and arrangement.leftover:
+                raise IllegalAction(
+                    f"{' '.join(card_label(c) for c in arrangement.leftover)} do not fit in a phỏm with the "
+                    "other selected cards.")
+            return "show " + " | ".join(" ".join(meld) for meld in arrangement.melds)
+        raise IllegalAction("That control is not valid.")
+
+    # ---- texts
+    def hand_status(self, view: dict, names: list[str]) -> str:
+        if view["outcome"] is not None:
+            return "**Game over** — the result is on the table."
+        current, seat = view["current"], view["seat"]
+        stock = f"Stock {view['stock']}" + (" · **last round**" if view["last_round"] else "")
+        if current != seat:
+            return f"Waiting for **{names[current]}**. {stock}"
+        phase = view["phase"]
+        if phase == "draw":
+            eat = any(a.startswith("eat ") for a in view["legal"])
+            active = card_label(view["active"]) if view["active"] else ""
+            what = f"**Draw**, or select cards and **Eat** {active}" if eat else "**Draw** from the stock"
+            text = f"**Your turn.** {what}."
+        elif phase == "show":
+            text = "**Your turn — last round.** Show your phỏm (none selected: the best arrangement), then discard."
+        else:
+            text = "**Your turn.** Select a card and **Discard**."
+        return f"{text} {stock}"
+
+    def table_summary(self, view: dict) -> str:
+        total = 4 * view["num_players"] - 1
+        text = f"Stock **{view['stock']}** · draws {view['draws']}/{total}"
+        if view["active"]:
+            text += f" · on offer: **{card_label(view['active'])}**"
+        return text + (" · **last round**" if view["last_round"] else "")
+
+    def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
+        fields = []
+        for seat, name in enumerate(names):
+            marker = "▶ " if view["current"] == seat else ""
+            parts = [f"{view['hand_sizes'][seat]} cards", f"discards: {self.cards_text(view['discards'][seat])}"]
+            if view["eaten"][seat]:
+                parts.append(f"eaten: {self.cards_text(view['eaten'][seat])}")
+            if view["shown"][seat]:
+                parts.append("shown: " + "  ".join(f"[{self.cards_text(m)}]" for m in view["shown"][seat]))
+            fields.append((f"{marker}{name}", " · ".join(parts)))
+        return fields
+
+    def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
+        outcome = view["outcome"]
+        ranks = {r["seat"]: r for r in outcome["results"]}
+        rows = []
+        for seat, hand in enumerate(outcome["hands"]):
+            result = ranks[seat]
+            groups = [list(m) for m in hand["melds"]] + ([list(hand["leftover"])] if hand["leftover"] else [])
+            caption = "móm · " if hand["mom"] else ""
+            caption += f"{hand['points']} points · rank {result['rank']} · {result['payout']:+d} stakes"
+            rows.append((names[seat], groups, caption))
+        return rows
+
+
+class Phom(commands.Cog):
+    phom = app_commands.Group(name="phom", description="Phỏm (Tá Lả): Vietnamese rummy for 2–4 players")
+
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        ui = PhomUI()
+        ui.rules_text = resources.files("bot").joinpath("rules/phom.md").read_text(encoding="utf-8")
+        bot.tables.register(ui)
+
+    @phom.command(name="new", description="Open a Phỏm table in this channel")
+    @app_commands.describe(stake="Chips per unit (default from config)", seats="Seats at the table, 2–4",
+                           turn_seconds="Seconds per move before the AI plays for you")
+    async def new(self, interaction: discord.Interaction, stake: app_commands.Range[int, 0, 1_000_000] | None = None,
+                  seats: app_commands.Range[int, 2, 4] | None = None,
+                  turn_seconds: app_commands.Range[int, 5, 3600] | None = None) -> None:
+        await self.bot.tables.open_lobby(interaction, "phom", stake=stake, seats=seats, turn_seconds=turn_seconds)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Phom(bot))
