@@ -38,6 +38,15 @@ class ChieuBot(commands.Bot):
         await self.tables.restore()
         await self.sync_commands()
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # discord.py silently drops a click whose custom id is not on the message (a forged
+        # or tampered click); answer it instead of leaving "This interaction failed".
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        if custom_id.startswith("chieu:") and not _has_component(interaction.message, custom_id):
+            await interaction.response.send_message("That control is not valid.", ephemeral=True)
+
     async def sync_commands(self) -> None:
         mode = self.config.sync_commands
         guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
@@ -61,6 +70,16 @@ class ChieuBot(commands.Bot):
     async def close(self) -> None:
         await self.release()
         await super().close()
+
+
+def _has_component(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False
 
 
 def create_bot(config: Config) -> ChieuBot:

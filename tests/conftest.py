@@ -1,0 +1,55 @@
+"""Shared fixtures: bots built exactly as production builds them, on a temporary database."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.app import create_bot
+from bot.config import load
+
+# Tests never read a developer's config.toml or token.
+os.environ.pop("DISCORD_TOKEN", None)
+_EMPTY_CONFIG = Path(__file__).with_name("empty_config.toml")
+os.environ["CHIEU_CONFIG"] = str(_EMPTY_CONFIG)
+
+# SimCord 3.2.1 idles 50 ms after edits, defers and ephemeral replies; 1 ms gives the same
+# results about 25x faster (see shared notes). CHIEU_SIM_REAL_IDLE=1 turns the patch off.
+if os.environ.get("CHIEU_SIM_REAL_IDLE") != "1":
+    from simcord.env import Env
+
+    _settle = Env._settle_internal
+
+    async def _fast_settle(self, *, timeout=None, idle=0.05, dispatch=None, _deadline=None):
+        return await _settle(self, timeout=timeout, idle=min(idle, 0.001), dispatch=dispatch, _deadline=_deadline)
+
+    Env._settle_internal = _fast_settle
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "chieu.sqlite3"
+
+
+@pytest_asyncio.fixture
+async def bot_factory(db_path: Path):
+    """Builds bots on the same database (a restart needs a new bot object); closes them all."""
+    bots = []
+
+    def build(**overrides):
+        options = {"database": str(db_path), "ai_delay_seconds": 0, **overrides}
+        bot = create_bot(load(**options))
+        bots.append(bot)
+        return bot
+
+    yield build
+    for bot in bots:
+        await bot.release()
+
+
+@pytest.fixture
+def simcord_bot(bot_factory):
+    return bot_factory()

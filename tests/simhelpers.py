@@ -1,0 +1,84 @@
+"""Driving tables as users do, through SimCord. Private SimCord API is used only here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from simcord import interactions as sim_interactions
+from simcord.backend import serializers
+from simcord.enums import ComponentType, InteractionType
+from simcord.results import InteractionResult
+
+
+class Players:
+    """A guild, a channel and some members ready to play."""
+
+    def __init__(self, env, count: int, names=("lan", "minh", "duc", "hoa")) -> None:
+        self.env = env
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("cards")
+        self.members = [self.guild.add_member(env.create_user(name)) for name in names[:count]]
+
+    def outsider(self, name: str = "zed"):
+        return self.guild.add_member(self.env.create_user(name))
+
+
+def dm(member) -> discord.Message | None:
+    """The member's latest DM from the bot (their hand message)."""
+    return member.user.dm_channel.last_message
+
+
+def play_channel(players: Players):
+    """The table's thread if one was opened, else the channel."""
+    threads = players.channel.threads
+    return threads[-1] if threads else players.channel
+
+
+def buttons(message: discord.Message) -> dict[str, discord.ui.Button]:
+    """label -> component of every button on a message."""
+    found = {}
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if isinstance(child, discord.components.Button):
+                found[child.label] = child
+    return found
+
+
+def enabled(message: discord.Message) -> set[str]:
+    return {label for label, b in buttons(message).items() if not b.disabled}
+
+
+def custom_id(message: discord.Message, label: str) -> str:
+    return buttons(message)[label].custom_id
+
+
+async def click_many(env, clicks: list[tuple[Any, discord.Message, str]]) -> list[InteractionResult]:
+    """Emit several button clicks before letting the bot run, as if they arrived at the same instant.
+
+    Each click is (actor, message, custom_id). The custom id need not be on the message:
+    this is also how a forged click is sent.
+    """
+    backend = env.backend
+    records = []
+    for actor, message, cid in clicks:
+        stored = backend.get_message(message.channel.id, message.id)
+        guild = getattr(actor, "guild", None)
+        record, payload = sim_interactions.base_payload(
+            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=message.channel.id,
+            guild_id=guild.id if guild is not None else None, user_id=actor.id,
+            data={"custom_id": cid, "component_type": ComponentType.BUTTON})
+        payload["message"] = dict(serializers.message_payload(backend, stored))
+        record.source_message_id = stored.id
+        records.append(record)
+        backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+    return [InteractionResult(env, record) for record in records]
+
+
+def private_texts(result: InteractionResult) -> list[str]:
+    """What the clicker alone was told: an ephemeral response and any followups."""
+    texts = [f.content for f in result.followups]
+    if result.ephemeral and result.response is not None:
+        texts.insert(0, result.response.content)
+    return texts
