@@ -1,0 +1,134 @@
+"""Text lines as cached masks, with ♠♥♦♣ drawn as vector shapes inline.
+
+A rendered line is a :class:`TextLine`: its size and one ``L`` mask per colour (text colour,
+and red for ♥♦). Pasting a solid colour through a mask blends correctly onto the RGB canvas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from .fonts import FONT_LOCK, font, prepare_text
+from .shapes import SUIT_CHARS, suit_mask
+
+__all__ = ["TextLine", "text_line", "wrap", "paste_text"]
+
+Color = tuple[int, int, int]
+
+_SUIT_ADVANCE = 0.82  # suit cell width, in em
+_SUIT_HEIGHT = 0.66   # suit glyph height, in em
+
+
+@dataclass(frozen=True)
+class TextLine:
+    width: int
+    height: int
+    baseline: int
+    layers: tuple[tuple[Color, Image.Image], ...]
+
+
+def _runs(text: str):
+    """Split into (is_suit, piece) runs."""
+    runs: list[tuple[bool, str]] = []
+    buf = ""
+    for ch in text:
+        if ch in SUIT_CHARS:
+            if buf:
+                runs.append((False, buf))
+                buf = ""
+            runs.append((True, ch))
+        else:
+            buf += ch
+    if buf:
+        runs.append((False, buf))
+    return runs
+
+
+def _measure(text: str, size: int, bold: bool) -> int:
+    f = font(size, bold)
+    width = 0.0
+    for is_suit, piece in _runs(text):
+        width += size * _SUIT_ADVANCE if is_suit else f.getlength(piece)
+    return int(round(width))
+
+
+def measure(text: str, size: int, bold: bool = False) -> int:
+    """Advance width of ``text`` in px (after :func:`prepare_text`)."""
+    with FONT_LOCK:
+        return _measure(prepare_text(text), size, bold)
+
+
+@lru_cache(maxsize=1024)
+def text_line(text: str, size: int, bold: bool, color: Color,
+              red: Color = (255, 110, 110)) -> TextLine:
+    """One line of text; ♠♣ take ``color``, ♥♦ take ``red``. Cached."""
+    text = prepare_text(text)
+    with FONT_LOCK:
+        f = font(size, bold)
+        ascent, descent = f.getmetrics()
+        pad_top = max(1, size // 8)  # room for stacked Vietnamese marks (Ể, Ẫ)
+        height = ascent + descent + pad_top
+        baseline = ascent + pad_top
+        width = max(1, _measure(text, size, bold) + 2)
+        main = Image.new("L", (width, height), 0)
+        reds = None
+        draw = ImageDraw.Draw(main)
+        x = 0.0
+        for is_suit, piece in _runs(text):
+            if is_suit:
+                suit = SUIT_CHARS[piece]
+                gh = max(4, round(size * _SUIT_HEIGHT))
+                gw = max(4, round(gh * 0.86))
+                cell = size * _SUIT_ADVANCE
+                gx = round(x + (cell - gw) / 2)
+                gy = round(baseline - gh + size * 0.02)
+                m = suit_mask(suit, gw, gh)
+                if suit in "HD":
+                    if reds is None:
+                        reds = Image.new("L", (width, height), 0)
+                    reds.paste(m, (gx, gy), m)
+                else:
+                    main.paste(m, (gx, gy), m)
+                x += cell
+            else:
+                draw.text((x, baseline), piece, font=f, fill=255, anchor="ls")
+                x += f.getlength(piece)
+    layers: list[tuple[Color, Image.Image]] = [(color, main)]
+    if reds is not None:
+        layers.append((red, reds))
+    return TextLine(width, height, baseline, tuple(layers))
+
+
+def paste_text(canvas: Image.Image, line: TextLine, xy: tuple[int, int]) -> None:
+    x, y = xy
+    for color, mask in line.layers:
+        canvas.paste(color, (x, y, x + line.width, y + line.height), mask)
+
+
+def wrap(text: str, size: int, bold: bool, max_width: int) -> list[str]:
+    """Greedy word wrap to ``max_width`` px; explicit newlines are kept."""
+    text = prepare_text(text)
+    lines: list[str] = []
+    with FONT_LOCK:
+        for para in text.split("\n"):
+            words = para.split(" ")
+            cur = ""
+            for word in words:
+                cand = word if not cur else cur + " " + word
+                if not cur or _measure(cand, size, bold) <= max_width:
+                    cur = cand
+                else:
+                    lines.append(cur)
+                    cur = word
+            # a single over-long word: cut it by characters
+            while _measure(cur, size, bold) > max_width and len(cur) > 1:
+                cut = len(cur) - 1
+                while cut > 1 and _measure(cur[:cut], size, bold) > max_width:
+                    cut -= 1
+                lines.append(cur[:cut])
+                cur = cur[cut:]
+            lines.append(cur)
+    return lines
