@@ -1,0 +1,30 @@
+"""Card images for Discord: hands (sent by DM) and tables, as PNG bytes.
+
+Public API::
+
+    render_hand(groups, *, marked=(), selected=(), caption="", title="", deck="french") -> bytes
+    render_rows(rows, *, title="", deck="french") -> bytes
+    await render_hand_async(...), await render_rows_async(...)   # off the event loop
+    card_sprite(code, deck="french") -> PIL.Image (RGBA, cached), BACK, warm_sprites(deck)
+
+New decks: a module with a :class:`rendering.sprites.Deck` subclass, see
+:mod:`rendering.french` and ``rendering.sprites._DECK_MODULES``.
+"""
+
+from .hand import render_hand, render_hand_async
+from .sprites import BACK, Deck, back_sprite, card_sprite, get_deck, register_deck, warm_sprites
+from .table import render_rows, render_rows_async
+
+__all__ = [
+    "BACK",
+    "Deck",
+    "back_sprite",
+    "card_sprite",
+    "get_deck",
+    "register_deck",
+    "render_hand",
+    "render_hand_async",
+    "render_rows",
+    "render_rows_async",
+    "warm_sprites",
+]
