@@ -61,7 +61,7 @@ def measure(text: str, size: int, bold: bool = False) -> int:
         return _measure(prepare_text(text), size, bold)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def text_line(text: str, size: int, bold: bool, color: Color,
               red: Color = (255, 110, 110)) -> TextLine:
     """One line of text; ♠♣ take ``color``, ♥♦ take ``red``. Cached."""
