@@ -1,0 +1,568 @@
+"""Phỏm engine: worked examples and rules of shared/rules/phom.md, from fixed decks."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games import french
+from bot.games.base import Event, IllegalAction
+from bot.games.french import FULL_DECK, parse_cards
+from bot.games.phom import GAME, arrange, best_points, is_phom, is_u
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+
+def build_deck(hands: list[str], stock: str = "", players: int | None = None) -> list[str]:
+    """A full deck dealing ``hands`` (seat 0 first; short hands are filled with cards that
+    make no phỏm and no near-phỏm with the rest of that hand), then ``stock`` on top of the
+    stock, then every other card in canonical order."""
+    n = players or len(hands)
+    given = [parse_cards(h) for h in hands] + [[] for _ in range(n - len(hands))]
+    top = parse_cards(stock)
+    used = [c for h in given for c in h] + top
+    assert len(used) == len(set(used)), "a card is used twice"
+    pool = [c for c in FULL_DECK if c not in set(used)]
+
+    def isolated(card: str, hand: list[str]) -> bool:
+        for other in hand:
+            if other[0] == card[0]:
+                return False
+            if other[1] == card[1] and abs(french.rank(other) - french.rank(card)) <= 2:
+                return False
+        return True
+
+    for seat, hand in enumerate(given):
+        size = 10 if seat == 0 else 9
+        assert len(hand) <= size
+        while len(hand) < size:
+            pick = next((c for c in pool if isolated(c, hand)), pool[0])
+            pool.remove(pick)
+            hand.append(pick)
+    deck = [c for h in given for c in h] + top + pool
+    assert sorted(deck) == sorted(FULL_DECK)
+    return deck
+
+
+def new(hands: list[str], stock: str = "", players: int | None = None):
+    return GAME.new(players or len(hands), deck=build_deck(hands, stock, players))
+
+
+def draw_and_dump(state) -> str:
+    """Current seat draws and (after an empty show in the last round) discards the drawn card."""
+    seat = state.current
+    state.apply(seat, "draw")
+    card = state.view(seat)["drawn"]
+    if state.phase == "show":
+        state.apply(seat, "show")
+    if not state.is_over:
+        state.apply(seat, f"discard {card}")
+    return card
+
+
+def play_until_draws(state, draws: int) -> None:
+    """Draw-and-dump turns until ``draws`` draws happened (stops at a draw phase)."""
+    while state.draws < draws:
+        assert state.phase == "draw"
+        draw_and_dump(state)
+
+
+def payouts(state) -> list[int]:
+    return [r.payout for r in state.outcome().results]
+
+
+def reasons(state) -> list[tuple[int, int, int, str]]:
+    return [(t.payer, t.payee, t.units, t.reason) for t in state.outcome().transfers]
+
+
+# --------------------------------------------------------------------------------------------
+# cards
+
+
+def test_french_helpers():
+    assert len(FULL_DECK) == 52 and len(set(FULL_DECK)) == 52
+    assert french.parse_card("10h") == "TH"
+    assert french.parse_card(" ks ") == "KS"
+    assert parse_cards("as 10D  jc") == ["AS", "TD", "JC"]
+    assert [french.rank(c) for c in ("AS", "TD", "JC", "QH", "KS")] == [1, 10, 11, 12, 13]
+    assert french.suit("TD") == "D"
+    assert french.sort_cards(["KS", "AH", "AS", "TD"]) == ["AS", "AH", "TD", "KS"]
+    for bad in ("1S", "ZZ", "KX", "", "10"):
+        with pytest.raises(ValueError):
+            french.parse_card(bad)
+
+
+# --------------------------------------------------------------------------------------------
+# evaluation API: the worked examples of phom.md
+
+
+def test_worked_examples():
+    assert best_points("3H 4H 5H 7C 7D 7S 2S KD AC").points == 16
+    p = best_points("5H 6H 7H 8H 7C 7D KS 2C AD")
+    assert (p.points, p.mom) == (30, False)
+    p = best_points("AS 3D 5C 7H 9S JD KC 2H 4S")
+    assert (p.points, p.mom) == (55, True)
+    assert is_u("AS 2S 3S 5H 5D 5C 9D TD JD")
+
+
+def test_arrange_is_canonical():
+    arr = arrange("5H 6H 7H 8H 7C 7D KS 2C AD")
+    assert arr.melds == [["5H", "6H", "7H", "8H"]]
+    assert arr.leftover == ["AD", "2C", "7D", "7C", "KS"]
+    assert (arr.points, arr.mom) == (30, False)
+    arr = arrange(["7s", "3h", "5H", "4H", "7D", "7C", "2S", "KD", "AC"])
+    assert arr.melds == [["3H", "4H", "5H"], ["7S", "7D", "7C"]]
+    assert arr.leftover == ["AC", "2S", "KD"]
+
+
+def test_is_phom():
+    assert is_phom("AS 2S 3S")
+    assert not is_phom("QS KS AS")
+    assert not is_phom("KS AS 2S")
+    assert is_phom("5H 5D 5C 5S")
+    assert is_phom("9d td jd qd")
+    assert not is_phom("5H 5D")
+    assert not is_phom("5H 6H 8H")
+    assert not is_phom("5H 6D 7H")
+
+
+def test_eaten_rule_in_evaluation():
+    # 7H eaten: it must sit in a phỏm, so the sevens win over the run
+    arr = arrange("5H 6H 7H 8H 7C 7D KS 2C AD", eaten="7H")
+    assert ["5H", "6H", "7H", "8H"] in arr.melds
+    arr = arrange("5H 6H 7H 8H 7C 7D KS 2C AD", eaten="7C")
+    assert arr.melds == [["7H", "7D", "7C"]] and arr.points == 35
+    # no phỏm may hold two eaten cards
+    assert not is_u("AS 2S 3S 5H 5D 5C 9D TD JD", eaten="AS 2S")
+    assert is_u("AS 2S 3S 5H 5D 5C 9D TD JD", eaten="AS 5H 9D")
+    with pytest.raises(ValueError):
+        best_points("5H 6H 7H KS", eaten="5H 6H")
+    # an eaten card outside the listed cards counts as held
+    assert best_points("5H 6H", eaten="7H").points == 0
+
+
+# --------------------------------------------------------------------------------------------
+# deal and protocol basics
+
+
+def test_deal_in_blocks_and_record():
+    deck = list(FULL_DECK)
+    state = GAME.new(3, deck=deck)
+    assert state.view(0)["hand"] == french.sort_cards(deck[:10])
+    assert state.view(1)["hand"] == french.sort_cards(deck[10:19])
+    assert state.view(2)["hand"] == french.sort_cards(deck[19:28])
+    assert state.view(None)["stock"] == 24
+    assert state.to_act == (0,) and state.phase == "discard"
+    assert state.legal_actions(1) == []
+    assert all(a.startswith("discard ") for a in state.legal_actions(0))
+    rec = state.record()
+    assert rec == {"game": "phom", "version": 1, "options": {"players": 3}, "deck": deck, "actions": []}
+
+
+def test_bad_decks_and_seeds():
+    with pytest.raises(ValueError):
+        GAME.new(2, deck=FULL_DECK[:51])
+    with pytest.raises(ValueError):
+        GAME.new(2, deck=list(FULL_DECK[:51]) + ["AS"])
+    with pytest.raises(ValueError):
+        GAME.new(2, deck=list(FULL_DECK[:51]) + ["ZZ"])
+    with pytest.raises(ValueError):
+        GAME.new(5)
+    a, b = GAME.new(4, seed=7), GAME.new(4, seed=7)
+    assert a.record()["deck"] == b.record()["deck"]
+    assert GAME.new(2, seed=1, options={"stake": 5}).record()["options"] == {"players": 2, "stake": 5}
+
+
+def test_turn_errors_and_parsing():
+    state = new(["KS 5D", "5H 6H"])
+    with pytest.raises(IllegalAction, match="not your turn"):
+        state.apply(1, "draw")
+    with pytest.raises(IllegalAction, match="Unknown action"):
+        state.apply(0, "fold")
+    with pytest.raises(IllegalAction, match="not a card"):
+        state.apply(0, "discard XX")
+    with pytest.raises(IllegalAction, match="do not have 5H"):
+        state.apply(0, "discard 5H")
+    with pytest.raises(IllegalAction):
+        state.apply(0, "draw")
+    with pytest.raises(IllegalAction):
+        state.apply(0, "discard KS 5D")
+    before = state.record()
+    events = state.apply(0, "  DISCARD   ks ")
+    assert events == [Event(0, "discard", ("KS",))]
+    assert state.record()["actions"] == [[0, "discard KS"]] and before["actions"] == []
+    assert state.phase == "draw" and state.to_act == (1,)
+    with pytest.raises(IllegalAction, match="Draw or eat first"):
+        state.apply(1, "discard 5H")
+    assert state.apply(1, "Draw") == [Event(1, "draw")]
+    assert state.view(1)["drawn"] is not None and state.view(0)["drawn"] is None
+
+
+# --------------------------------------------------------------------------------------------
+# eating
+
+
+def test_eat_legality_and_locking():
+    state = new(["7H 5C KD 8S", "5H 6H 5D 9C"])
+    state.apply(0, "discard 7H")
+    legal = state.legal_actions(1)
+    assert legal == ["draw", "eat 5H 6H"]
+    assert state.view(1)["active"] == "7H" and state.view(None)["active"] == "7H"
+    with pytest.raises(IllegalAction, match=r"7H does not make a phỏm with 5H 9C\."):
+        state.apply(1, "eat 9C 5H")
+    with pytest.raises(IllegalAction, match="at least two"):
+        state.apply(1, "eat 6H")
+    with pytest.raises(IllegalAction, match="do not have 8H"):
+        state.apply(1, "eat 6H 8H")
+    snapshot = state.view(1)
+    events = state.apply(1, "eat 6h 5h")
+    assert snapshot != state.view(1)
+    assert events == [Event(1, "eat", ("7H",))]
+    assert state.record()["actions"][-1] == [1, "eat 5H 6H"]
+    view = state.view(1)
+    assert view["eaten"] == [[], ["7H"]] and view["discards"] == [[], []]
+    assert view["phase"] == "discard" and "7H" in view["hand"]
+    assert view["locked"] == ["5H", "6H", "7H"]
+    assert "discard 5H" not in view["legal"] and "discard 9C" in view["legal"]
+    with pytest.raises(IllegalAction, match="5H is locked: you need it for the phỏm with eaten 7H."):
+        state.apply(1, "discard 5H")
+    with pytest.raises(IllegalAction, match="7H is eaten"):
+        state.apply(1, "discard 7H")
+    # other seats see the eaten card but not the cards it was eaten with
+    assert state.view(0)["locked"] == [] and "5H" not in str(state.view(0))
+    state.apply(1, "discard 9C")
+    # seat 0 discards 5C: eating it with 5H 5D would strand the eaten 7H
+    state.apply(0, "draw")
+    state.apply(0, "discard 5C")
+    assert state.legal_actions(1) == ["draw"]
+    with pytest.raises(IllegalAction, match=r"That would leave eaten card 7H outside a phỏm\."):
+        state.apply(1, "eat 5H 5D")
+    with pytest.raises(IllegalAction, match="two eaten cards"):
+        state.apply(1, "eat 5D 7H")
+    assert state.record()["actions"][-1] == [0, "discard 5C"]
+    state.apply(1, "draw")
+    # the eat paid 1
+    assert state.transfers[0].payer == 0 and state.transfers[0].units == 1
+
+
+def test_eat_choices_are_complete_and_canonical():
+    state = new(["7H", "4H 5H 6H 8H 9H 7D 7C"])
+    state.apply(0, "discard 7H")
+    assert state.legal_actions(1) == [
+        "draw", "eat 5H 6H", "eat 6H 8H", "eat 7D 7C", "eat 8H 9H",
+        "eat 4H 5H 6H", "eat 5H 6H 8H", "eat 6H 8H 9H",
+        "eat 4H 5H 6H 8H", "eat 5H 6H 8H 9H", "eat 4H 5H 6H 8H 9H"]
+    for action in state.legal_actions(1):
+        assert state.legal_actions(1).count(action) == 1
+    state.apply(1, "eat 9h 8h")
+    # locking is by arrangement, not by the named cards: 7H can sit in 7H 7D 7C
+    assert state.view(1)["locked"] == ["7H"]
+
+
+def test_eat_with_unshown_eaten_cards_must_not_share_a_phom():
+    state = new(["7H 8H", "5H 6H 9H TH"])
+    state.apply(0, "discard 7H")
+    state.apply(1, "eat 5H 6H")
+    state.apply(1, "discard " + next(c for c in state.view(1)["hand"] if c not in "5H 6H 7H 9H TH"))
+    state.apply(0, "draw")
+    state.apply(0, "discard 8H")
+    # 8H with 9H TH is fine (7H keeps 5H 6H); with 6H 7H it would hold two eaten cards
+    assert "eat 9H TH" in state.legal_actions(1)
+    assert "eat 6H 7H" not in state.legal_actions(1)
+    state.apply(1, "eat 9H TH")
+    assert state.view(1)["locked"] == ["5H", "6H", "7H", "8H", "9H", "TH"]
+
+
+# --------------------------------------------------------------------------------------------
+# ù
+
+
+def test_u_before_discarding_is_double():
+    state = new(["KS", "AS 2S 3S 4S 5H 5D 5C 9D TD"], stock="JD", players=4)
+    state.apply(0, "discard KS")
+    events = state.apply(1, "draw")
+    assert events[0] == Event(1, "draw")
+    assert events[1] == Event(1, "u", (), "ù before discarding")
+    assert events[2].kind == "end" and events[2].seat is None
+    assert state.is_over and state.to_act == () and state.legal_actions(1) == []
+    assert payouts(state) == [-12, 36, -12, -12]
+    out = state.outcome()
+    assert out.winner == 1 and out.results[1].rank == 1 and out.results[1].points == 0
+    assert out.results[1].notes == ["ù before discarding"]
+    assert "Seat 1" in out.summary and "ù before discarding" in out.summary
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(2, "draw")
+
+
+def test_u_after_discard():
+    state = new(["KS", "AS 2S 3S 5H 5D 5C 9D TD KC"], stock="JD", players=3)
+    state.apply(0, "discard KS")
+    assert len(state.apply(1, "draw")) == 1 and not state.is_over
+    events = state.apply(1, "discard KC")
+    assert [e.kind for e in events] == ["discard", "u", "end"]
+    assert events[1].text == "ù"
+    assert payouts(state) == [-6, 12, -6]
+    assert state.outcome().results[1].notes == ["ù"]
+    view = state.view(None)
+    assert view["phase"] == "over" and view["current"] is None
+    assert view["outcome"]["hands"][1]["leftover"] == []
+
+
+def test_u_by_eating_with_u_den():
+    # seat 1 eats three of seat 0's discards, the third gives ù: seat 0 pays for everyone
+    state = new(["7H 9D KD", "5H 6H 8H 9S 9C JD QD 2C 4D", ""])
+    state.apply(0, "discard 7H")
+    state.apply(1, "eat 5H 6H")
+    state.apply(1, "discard 2C")
+    draw_and_dump(state)  # seat 2
+    state.apply(0, "draw")
+    state.apply(0, "discard 9D")
+    state.apply(1, "eat 9S 9C")
+    state.apply(1, "discard 4D")
+    draw_and_dump(state)  # seat 2
+    state.apply(0, "draw")
+    state.apply(0, "discard KD")
+    events = state.apply(1, "eat JD QD")
+    assert events[1] == Event(1, "u", (), "ù before discarding")
+    assert reasons(state) == [(0, 1, 1, "eat"), (0, 1, 1, "eat"), (0, 1, 1, "eat"),
+                              (0, 1, 24, "ù đền")]
+    assert payouts(state) == [-27, 27, 0]
+    assert state.outcome().results[0].notes == ["ù đền"]
+
+
+def test_last_round_u_penalty_and_an_chot():
+    # 3 players: the last round starts after 8 draws. Seat 0 eats seat 2's discard there
+    # (ăn chốt, 4), then seat 1 ù: seat 2, whose discard was eaten last, pays for everyone.
+    stock = "2D 3D 4D 6D 7D 8D 2H JH JD"
+    state = new(["QH KH", "AS 2S 3S 4S 5H 5D 5C 9D TD", ""], stock=stock)
+    state.apply(0, "discard " + next(c for c in state.view(0)["hand"] if c not in ("QH", "KH")))
+    play_until_draws(state, 8)
+    assert state.current == 0 and state.view(0)["active"] == "JH" and state.view(0)["last_round"]
+    events = state.apply(0, "eat QH KH")
+    assert events == [Event(0, "eat", ("JH",), "ăn chốt")]
+    assert state.phase == "show"
+    with pytest.raises(IllegalAction, match="show your phỏm first"):
+        state.apply(0, "discard QH")
+    with pytest.raises(IllegalAction, match="Eaten card JH must be shown"):
+        state.apply(0, "show")
+    assert state.legal_actions(0) == ["show JH QH KH"]
+    assert state.apply(0, "show kh qh jh") == [Event(0, "show", ("JH", "QH", "KH"))]
+    state.apply(0, "discard " + state.view(0)["hand"][-1])
+    events = state.apply(1, "draw")
+    assert events[1].kind == "u"
+    assert reasons(state) == [(2, 0, 4, "ăn chốt"), (2, 1, 24, "ù đền")]
+    assert payouts(state) == [4, 24, -28]
+    assert state.outcome().results[2].notes == ["ù đền (last round)"]
+
+
+def test_last_round_u_without_eats_pays_normally():
+    state = new(["", "AS 2S 3S 4S 5H 5D 5C 9D TD", ""], stock="2D 3D 4D 6D 7D 8D 2H QH 6H JD")
+    state.apply(0, "discard " + state.view(0)["hand"][0])
+    play_until_draws(state, 8)
+    draw_and_dump(state)  # seat 0, last round
+    state.apply(1, "draw")
+    assert state.is_over and payouts(state) == [-12, 24, -12]
+
+
+# --------------------------------------------------------------------------------------------
+# last round and normal end
+
+
+def test_last_round_show_and_normal_end_two_players():
+    # 2 players: last round from 5 draws; the game ends after the discard following draw 7
+    s0 = "3S 4S 5S 9H 9D 9C KD QC 2H AH"
+    s1 = "AC 3C 5D 7S 8D TH QS KH 6C"
+    state = new([s0, s1])
+    state.apply(0, "discard QC")
+    play_until_draws(state, 5)
+    assert state.current == 0
+    state.apply(0, "draw")
+    drawn = state.view(0)["drawn"]
+    view = state.view(0)
+    assert view["phase"] == "show" and view["last_round"]
+    assert "show 3S 4S 5S | 9H 9D 9C" in view["legal"] and "show" in view["legal"]
+    assert "show 3S 4S 5S" in view["legal"] and "show 9H 9D 9C" in view["legal"]
+    with pytest.raises(IllegalAction, match="3S 4S 9H is not a phỏm"):
+        state.apply(0, "show 9h 3S 4S")
+    with pytest.raises(IllegalAction, match="listed twice"):
+        state.apply(0, "show 3S 4S 5S | 5S 9H 9D")
+    with pytest.raises(IllegalAction, match="do not have 7H"):
+        state.apply(0, "show 7H 8H 9H")
+    events = state.apply(0, "show 9C 9H 9D|4S 5S 3S")
+    assert events == [Event(0, "show", ("3S", "4S", "5S", "9H", "9D", "9C"))]
+    assert state.record()["actions"][-1] == [0, "show 3S 4S 5S | 9H 9D 9C"]
+    with pytest.raises(IllegalAction, match="already shown"):
+        state.apply(0, "show")
+    with pytest.raises(IllegalAction, match="already shown"):
+        state.apply(0, "discard 3S")
+    state.apply(0, f"discard {drawn}")
+    assert state.view(None)["shown"][0] == [["3S", "4S", "5S"], ["9H", "9D", "9C"]]
+    assert state.draws == 6 and not state.is_over
+    state.apply(1, "draw")
+    assert state.phase == "show" and state.legal_actions(1) == ["show"]
+    state.apply(1, "show")
+    state.apply(1, f"discard {state.view(1)['drawn'] or 'KH'}")
+    assert state.is_over and state.draws == 7
+    out = state.outcome()
+    assert [r.points for r in out.results] == [13 + 2 + 1, 1 + 3 + 5 + 7 + 8 + 10 + 12 + 13 + 6]
+    assert [r.rank for r in out.results] == [1, 2]
+    assert out.results[1].notes == ["móm"]
+    assert reasons(state) == [(1, 0, 4, "móm")]
+    hands = state.view(1)["outcome"]["hands"]
+    assert hands[0] == {"melds": [["3S", "4S", "5S"], ["9H", "9D", "9C"]], "leftover": ["AH", "2H", "KD"],
+                        "points": 16, "mom": False}
+
+
+def test_unshown_phom_count_as_leftover():
+    s0 = "3S 4S 5S 9H 9D 9C KD QC 2H AH"
+    s1 = "AC 2C 3C 7S 8D TH QS KH 6D"
+    state = new([s0, s1])
+    state.apply(0, "discard QC")
+    play_until_draws(state, 7)
+    assert state.is_over
+    # nobody showed anything: both móm, the unshown phỏm (3S-5S, 999, AC-3C) count in full
+    out = state.outcome()
+    assert [r.points for r in out.results] == [3 + 4 + 5 + 27 + 13 + 2 + 1, 1 + 2 + 3 + 7 + 8 + 10 + 12 + 13 + 6]
+    assert out.winner == 0 and out.results[0].notes == ["móm"] and out.results[1].notes == ["móm"]
+    assert reasons(state) == [(1, 0, 4, "móm")]
+    assert "everyone móm" in out.summary
+
+
+def _showing_game(hands: list[str], stock: str = "") -> object:
+    """Play to the end: draw, show the best arrangement in the last round, dump the drawn card."""
+    state = new(hands, stock=stock)
+    state.apply(0, "discard " + parse_cards(hands[0])[-1])
+    while not state.is_over:
+        seat = state.current
+        state.apply(seat, "draw")
+        drawn = state.view(seat)["drawn"]
+        if state.phase == "show":
+            melds = arrange([c for c in state.view(seat)["hand"] if c != drawn]).melds
+            state.apply(seat, "show " + " | ".join(" ".join(m) for m in melds))
+        state.apply(seat, f"discard {drawn}")
+    return state
+
+
+def test_ranking_with_mom_and_payments_four_players():
+    hands = [
+        "3S 4S 5S KD QD JC 9C 8H 6H 2D",  # phỏm, 13+12+11+9+8+6 = 59 (2D is discarded)
+        "7H 7D 7C AS 2C 4D 6S 8S 9D",  # phỏm, 1+2+4+6+8+9 = 30
+        "AH 3H 5C 7S 9H JH KC QS TD",  # móm 1+3+5+7+9+11+13+12+10 = 71
+        "AC 2H 4H 6C 8D TS JS QC KS",  # móm 1+2+4+6+8+10+11+12+13 = 67
+    ]
+    state = _showing_game(hands, stock="")
+    out = state.outcome()
+    assert [r.points for r in out.results] == [59, 30, 71, 67]
+    assert [r.rank for r in out.results] == [2, 1, 4, 3]
+    assert out.winner == 1
+    assert reasons(state) == [(0, 1, 1, "rank 2"), (3, 1, 4, "móm"), (2, 1, 4, "móm")]
+    assert payouts(state) == [-1, 9, -4, -4]
+    assert state.view(None)["stock"] == 0 and state.draws == 15
+
+
+def test_ties_rank_the_later_last_discard_lower():
+    hands = [
+        "3S 4S 5S KD 2C 6H 8C TH QC JS",  # 3S-5S; leftover KD 2C 6H 8C = 29 after dumping JS
+        "7H 7D 7C KH 2D 6C 8D TS QS",  # 777; KH 2D 6C 8D = 29 ... + TS QS
+        "9S 9H 9C AS AH AD 3C 4D 5D",  # 999 AAA; 3C 4D 5D = 12
+    ]
+    hands[0] = "3S 4S 5S KD 2C 6H 8C TC QC JS"
+    hands[1] = "7H 7D 7C KH 2D 6C 8D TD QH"
+    state = _showing_game(hands)
+    out = state.outcome()
+    pts = [r.points for r in out.results]
+    assert pts == [13 + 2 + 6 + 8 + 10 + 12, 13 + 2 + 6 + 8 + 10 + 12, 3 + 4 + 5]
+    # seats 0 and 1 tie; seat 1 discarded later (3 players: draw 11 is seat 2's, 10 seat 1's)
+    assert state.last_discard[1] > state.last_discard[0]
+    assert [r.rank for r in out.results] == [2, 3, 1]
+    assert reasons(state) == [(0, 2, 1, "rank 2"), (1, 2, 2, "rank 3")]
+
+
+def test_all_mom_lowest_wins_others_pay_four():
+    hands = [
+        "AS 3D 5C 7H 9S JD KC 2H 4S QH",
+        "AH 3C 5D 7S 9H JC KD 2D 4C",
+        "2S 4D 6C 8H TS QC KH 3H 6S",
+    ]
+    state = GAME.new(3, deck=build_deck(hands))
+    state.apply(0, "discard QH")
+    play_until_draws(state, 11)
+    out = state.outcome()
+    assert all(r.notes == ["móm"] for r in out.results)
+    # seats 0 and 1 tie on 55: seat 0 discarded earlier and wins
+    assert [r.points for r in out.results] == [55, 55, 64]
+    assert [r.rank for r in out.results] == [1, 2, 3]
+    assert reasons(state) == [(1, 0, 4, "móm"), (2, 0, 4, "móm")]
+
+
+@pytest.mark.parametrize("players,stock_left", [(2, 26), (3, 13), (4, 0)])
+def test_stock_end(players, stock_left):
+    state = GAME.new(players, deck=build_deck([""] * players))
+    state.apply(0, "discard " + state.view(0)["hand"][0])
+    turns = 0
+    while not state.is_over:
+        assert state.view(None)["last_round"] == (state.draws >= 3 * players - 1)
+        draw_and_dump(state)
+        turns += 1
+    assert turns == state.draws == 4 * players - 1
+    assert state.view(None)["stock"] == stock_left
+    # every seat had exactly one last-round turn; the last discard is by the last seat
+    assert state.record()["actions"][-1][0] == players - 1
+    out = state.outcome()
+    out.check_balanced()
+    assert sorted(r.rank for r in out.results) == list(range(1, players + 1))
+
+
+def test_eating_lengthens_the_game():
+    # 2 players: seat 1 eats once, so the game needs one more turn before draw 7
+    state = new(["7H", "5H 6H"])
+    state.apply(0, "discard 7H")
+    state.apply(1, "eat 5H 6H")
+    hand = state.view(1)["hand"]
+    state.apply(1, "discard " + next(c for c in hand if c not in ("5H", "6H", "7H")))
+    turns = 0
+    while not state.is_over:
+        seat = state.current
+        state.apply(seat, "draw")
+        card = state.view(seat)["drawn"]
+        if state.phase == "show":
+            state.apply(seat, "show 5H 6H 7H" if seat == 1 else "show")
+        state.apply(seat, f"discard {card}")
+        turns += 1
+    assert turns == 7 and state.draws == 7
+    assert state.view(None)["shown"][1] == [["5H", "6H", "7H"]]
+    # 9 turns instead of 8; without the eat seat 1 would have made draw 7, now seat 0 does
+    actions = state.record()["actions"]
+    assert len(actions) == 1 + 2 + 7 * 2 + 2  # opening, eat turn, draw turns, two shows
+    assert actions[-1][0] == 0
+
+
+def test_view_keys_and_privacy():
+    state = new(["7H", "5H 6H"])
+    keys = set(state.view(None))
+    assert keys == {"game", "seat", "num_players", "current", "to_act", "phase", "stock", "draws",
+                    "last_round", "active", "discards", "eaten", "shown", "hand_sizes", "hand",
+                    "drawn", "locked", "arrangement", "legal", "outcome"}
+    for seat in (0, 1, None):
+        assert set(state.view(seat)) == keys
+    spectator = state.view(None)
+    assert spectator["hand"] == [] and spectator["arrangement"] is None and spectator["legal"] == []
+    assert spectator["hand_sizes"] == [10, 9]
+    arr = state.view(0)["arrangement"]
+    assert set(arr) == {"melds", "leftover", "points", "mom"}
+    state.apply(0, "discard 7H")
+    state.apply(1, "draw")
+    drawn = state.view(1)["drawn"]
+    assert drawn not in str(state.view(0)) and drawn not in str(state.view(None))
+
+
+def test_replay_reproduces_state():
+    state = new(["7H 9D KD", "5H 6H 8H 9S 9C JD QD 2C 4D", ""])
+    state.apply(0, "discard 7H")
+    state.apply(1, "eat 5H 6H")
+    state.apply(1, "discard 2C")
+    draw_and_dump(state)
+    again = GAME.replay(state.record())
+    for seat in (None, 0, 1, 2):
+        assert again.view(seat) == state.view(seat)
+    assert again.record() == state.record()
