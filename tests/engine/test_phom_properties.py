@@ -1,0 +1,241 @@
+"""Phỏm engine: property tests (hypothesis)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games.base import IllegalAction
+from bot.games.french import FULL_DECK, sort_cards
+from bot.games.phom import GAME, arrange, best_points, is_u
+from bot.games.phom_ai import choose, quick_select
+
+MAX_STEPS = 400  # a game has at most 1 + 15 draw turns + a few dozen eat turns, 3 actions each
+
+# Budget: the whole file runs in about 10 s on 2 cores. No deadlines (timings vary with load).
+GAMES = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+AI_GAMES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# --------------------------------------------------------------------------------------------
+# invariants
+
+
+def assert_conserved(state) -> None:
+    cards: list[str] = []
+    for seat in range(state.num_players):
+        cards += list(state.hands[seat])
+        cards += state.discards[seat]
+        for meld in state.shown[seat]:
+            cards += meld
+        assert state.unshown_eaten[seat] <= state.hands[seat]
+        assert len(state.hands[seat]) + sum(map(len, state.shown[seat])) in (
+            (9, 10) if seat == state.current and not state.is_over else (9, 10) if seat == 0 else (9,))
+    cards += state.stock[state.stock_pos:]
+    assert len(cards) == 52 and set(cards) == set(FULL_DECK)
+
+
+def assert_private(state) -> None:
+    """No view shows a card another seat holds hidden, or a stock card, during play."""
+    if state.is_over:
+        return
+    stock = set(state.stock[state.stock_pos:])
+    for viewer in [None, *range(state.num_players)]:
+        text = json.dumps(state.view(viewer), ensure_ascii=False)
+        hidden = set(stock)
+        for seat in range(state.num_players):
+            if seat != viewer:
+                hidden |= state.hands[seat] - state.unshown_eaten[seat]
+        leaked = [c for c in hidden if f'"{c}"' in text or f"{c} " in text or f" {c}\"" in text]
+        assert not leaked, (viewer, leaked)
+
+
+def snapshot(state):
+    return json.dumps([state.record()] + [state.view(s) for s in [None, *range(state.num_players)]],
+                      sort_keys=True, ensure_ascii=False)
+
+
+def illegal_candidates(state, rng: random.Random) -> list[tuple[int, str]]:
+    """Canonical-looking actions, some legal, for the current seat and for others."""
+    seat = state.current
+    hand = sorted(state.hands[seat])
+    out = [(seat, f"discard {c}") for c in rng.sample(FULL_DECK, 6)]
+    out += [(seat, "draw"), (seat, "show"), (seat, "pass"), (seat, "discard")]
+    if len(hand) >= 2:
+        out += [(seat, "eat " + " ".join(sort_cards(rng.sample(hand, 2)))) for _ in range(3)]
+    if len(hand) >= 3:
+        out += [(seat, "show " + " ".join(sort_cards(rng.sample(hand, 3)))) for _ in range(3)]
+    other = (seat + 1) % state.num_players
+    out += [(other, "draw"), (other, f"discard {rng.choice(FULL_DECK)}")]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# random legal play
+
+
+@GAMES
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_random_legal_play(players, seed):
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed)
+    steps = 0
+    while not state.is_over:
+        assert_conserved(state)
+        assert_private(state)
+        assert state.to_act == (state.current,)
+        seat = state.current
+        legal = state.legal_actions(seat)
+        assert legal and len(legal) == len(set(legal))
+        for other in range(players):
+            if other != seat:
+                assert state.legal_actions(other) == []
+        # every listed action applies without raising
+        for action in legal:
+            copy.deepcopy(state).apply(seat, action)
+        # everything else raises and changes nothing
+        before = snapshot(state)
+        for who, action in illegal_candidates(state, rng):
+            if who == seat and action in legal:
+                continue
+            with pytest.raises(IllegalAction):
+                state.apply(who, action)
+                print("accepted", who, action, legal)
+        assert snapshot(state) == before
+        state.apply(seat, rng.choice(legal))
+        steps += 1
+        assert steps <= MAX_STEPS
+    assert_conserved(state)
+    assert state.to_act == () and all(state.legal_actions(s) == [] for s in range(players))
+    out = state.outcome()
+    out.check_balanced()
+    assert sorted(r.rank for r in out.results) == list(range(1, players + 1))
+    replayed = GAME.replay(state.record())
+    assert snapshot(replayed) == snapshot(state)
+
+
+@GAMES
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1))
+def test_replay_mid_game(players, seed, cut):
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed, options={"note": "x"})
+    history = []
+    while not state.is_over:
+        seat = state.current
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        history.append(snapshot(state))
+    stop = int(cut * (len(history) - 1))
+    record = state.record()
+    partial = dict(record, actions=record["actions"][: stop + 1])
+    assert snapshot(GAME.replay(partial)) == history[stop]
+
+
+# --------------------------------------------------------------------------------------------
+# AI
+
+
+@AI_GAMES
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_ai_games(players, seed):
+    state = GAME.new(players, seed=seed)
+    steps = 0
+    while not state.is_over:
+        seat = state.current
+        action = choose(state, seat)
+        assert action in state.legal_actions(seat)
+        selected = quick_select(state, seat)
+        assert set(selected) <= state.hands[seat]
+        verb, _, rest = action.partition(" ")
+        assert sorted(selected) == sorted(rest.replace("|", " ").split())
+        if verb == "discard":
+            assert selected[0] not in state.locked(seat)
+        state.apply(seat, action)
+        steps += 1
+        assert steps <= MAX_STEPS
+    state.outcome().check_balanced()
+    assert sum(r.payout for r in state.outcome().results) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_ai_against_random_players(seed):
+    rng = random.Random(seed)
+    state = GAME.new(4, seed=seed)
+    while not state.is_over:
+        seat = state.current
+        legal = state.legal_actions(seat)
+        state.apply(seat, choose(state, seat) if seat % 2 == 0 else rng.choice(legal))
+    state.outcome().check_balanced()
+
+
+# --------------------------------------------------------------------------------------------
+# evaluation against brute force (no code shared with the engine)
+
+RANK_OF = {r: i + 1 for i, r in enumerate("A23456789TJQK")}
+
+
+def brute_is_phom(cards) -> bool:
+    if len(cards) < 3:
+        return False
+    ranks = sorted(RANK_OF[c[0]] for c in cards)
+    if len(set(c[0] for c in cards)) == 1:
+        return True
+    if len(set(c[1] for c in cards)) != 1:
+        return False
+    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+def brute_best(cards, eaten=()):
+    """(points, mom) over every set of disjoint phỏm, or None when the eaten rule fails."""
+    cards = list(cards)
+    eaten = set(eaten)
+    phoms = [frozenset(c) for k in range(3, len(cards) + 1) for c in combinations(cards, k)
+             if brute_is_phom(c) and len(eaten & set(c)) <= 1]
+    best = None
+
+    def rec(start, used, count):
+        nonlocal best
+        if eaten <= used:
+            pts = sum(RANK_OF[c[0]] for c in cards if c not in used)
+            key = (pts, count == 0)
+            if best is None or key[0] < best[0]:
+                best = key
+        for k in range(start, len(phoms)):
+            if not (phoms[k] & used):
+                rec(k + 1, used | phoms[k], count + 1)
+
+    rec(0, frozenset(), 0)
+    return best
+
+
+SMALL_POOL = [r + s for r in "A2345678" for s in "SHDC"]  # dense: many phỏm
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=st.data())
+def test_best_points_matches_brute_force(data):
+    pool = data.draw(st.sampled_from([SMALL_POOL, list(FULL_DECK)]))
+    hand = data.draw(st.lists(st.sampled_from(pool), min_size=0, max_size=9, unique=True))
+    eaten = data.draw(st.lists(st.sampled_from(hand), max_size=2, unique=True)) if hand else []
+    want = brute_best(hand, eaten)
+    if want is None:
+        with pytest.raises(ValueError):
+            best_points(hand, eaten)
+        assert not is_u(hand, eaten)
+        return
+    got = best_points(hand, eaten)
+    assert (got.points, got.mom) == want
+    assert is_u(hand, eaten) == (want[0] == 0)
+    arr = arrange(hand, eaten)
+    assert arr.points == want[0]
+    assert sorted(arr.leftover + [c for m in arr.melds for c in m]) == sorted(hand)
+    assert all(brute_is_phom(m) for m in arr.melds)
+    assert all(len(set(m) & set(eaten)) <= 1 for m in arr.melds)
+    assert set(eaten) <= {c for m in arr.melds for c in m}
+    assert sum(RANK_OF[c[0]] for c in arr.leftover) == arr.points
