@@ -575,8 +575,6 @@ class PhomState:
         seen: set[str] = set()
         for part in rest.split("|"):
             if not part.strip():
-                if rest.strip():
-                    raise IllegalAction("Empty phỏm in show: separate phỏm with |.")
                 continue
             cards = self._parse_card_list(part)
             for c in cards:

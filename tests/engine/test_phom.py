@@ -364,6 +364,26 @@ def test_last_round_u_without_eats_pays_normally():
     assert state.is_over and payouts(state) == [-12, 24, -12]
 
 
+def test_last_round_u_when_the_winner_was_the_last_victim():
+    # 3 players. Seat 0's last-round discard is eaten by seat 1 (ăn chốt); seat 0 then ù:
+    # the last victim is the winner himself, so everyone pays him normally.
+    stock = "2D 3D 4D 6D 7D 2C 3H 4C 8H QS JD"
+    state = new(["AS 2S 3S 4S 5H 5D 5C 9D TD KC", "6H 7H", ""], stock=stock)
+    state.apply(0, "discard KC")
+    play_until_draws(state, 8)
+    state.apply(0, "draw")
+    state.apply(0, "show")
+    state.apply(0, "discard 8H")
+    assert state.apply(1, "eat 6H 7H")[0].text == "ăn chốt"
+    state.apply(1, "show 6H 7H 8H")
+    state.apply(1, "discard " + state.view(1)["hand"][0])
+    draw_and_dump(state)  # seat 2
+    events = state.apply(0, "draw")
+    assert events[1] == Event(0, "u", (), "ù before discarding")
+    assert reasons(state) == [(0, 1, 4, "ăn chốt"), (1, 0, 12, "ù"), (2, 0, 12, "ù")]
+    assert payouts(state) == [20, -8, -12]
+
+
 # --------------------------------------------------------------------------------------------
 # last round and normal end
 
@@ -388,7 +408,7 @@ def test_last_round_show_and_normal_end_two_players():
         state.apply(0, "show 3S 4S 5S | 5S 9H 9D")
     with pytest.raises(IllegalAction, match="do not have 7H"):
         state.apply(0, "show 7H 8H 9H")
-    events = state.apply(0, "show 9C 9H 9D|4S 5S 3S")
+    events = state.apply(0, "show 9C 9H 9D|4S 5S 3S |")
     assert events == [Event(0, "show", ("3S", "4S", "5S", "9H", "9D", "9C"))]
     assert state.record()["actions"][-1] == [0, "show 3S 4S 5S | 9H 9D 9C"]
     with pytest.raises(IllegalAction, match="already shown"):
