@@ -330,7 +330,7 @@ class PhomState:
             if len(cards) != 52 or len(set(cards)) != 52:
                 raise ValueError("the deck must hold the 52 distinct cards")
         self.num_players = n
-        self.options: dict[str, Any] = dict(options or {})
+        self.options: dict[str, Any] = {k: v for k, v in (options or {}).items() if k != "players"}
         self.deck: list[str] = cards
         self.hands: list[set[str]] = []
         k = 0
@@ -725,8 +725,7 @@ class PhomState:
             if r > 1:
                 self.transfers.append(Transfer(s, winner, 4 if mom else r - 1,
                                                "móm" if mom else f"rank {r}"))
-            desc = f"Seat {s} {hands[s]['points']}" + (" móm" if mom else "")
-            parts.append(desc)
+            parts.append(f"Seat {s}: {hands[s]['points']}" + (" (móm)" if mom else ""))
         summary = f"Seat {winner} wins with {hands[winner]['points']} points" + (
             " (everyone móm)" if hands[winner]["mom"] else "") + " — " + ", ".join(parts)
         return self._finish(winner, ranks, hands, notes, summary)
