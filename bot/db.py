@@ -105,10 +105,10 @@ class Database:
         # what `transaction()` encloses, nothing more.
         conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
         db = cls(conn)
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
         await db.migrate()
         return db
 
@@ -116,24 +116,29 @@ class Database:
         await self.conn.close()
 
     async def migrate(self) -> int:
-        (version,) = await (await self.conn.execute("PRAGMA user_version")).fetchone()
+        (version,) = await self.fetchone("PRAGMA user_version")
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             async with self.transaction():
                 for statement in filter(str.strip, script.split(";")):
-                    await self.conn.execute(statement)
-                await self.conn.execute(f"PRAGMA user_version={number}")
+                    await self.execute(statement)
+                await self.execute(f"PRAGMA user_version={number}")
         return len(MIGRATIONS)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        await self.conn.execute("BEGIN IMMEDIATE")
+        await self.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
         except BaseException:
-            await self.conn.execute("ROLLBACK")
+            await self.execute("ROLLBACK")
             raise
         else:
-            await self.conn.execute("COMMIT")
+            await self.execute("COMMIT")
+
+    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int | None:
+        """Run one statement and close its cursor (an open cursor would block COMMIT); returns lastrowid."""
+        async with self.conn.execute(sql, params) as cur:
+            return cur.lastrowid
 
     async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
         async with self.conn.execute(sql, params) as cur:
@@ -149,7 +154,7 @@ class Database:
         return None if row is None else row["value"]
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self.conn.execute(
+        await self.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
@@ -157,12 +162,11 @@ class Database:
     # ---- tables
     async def insert_table(self, *, guild_id: int, channel_id: int, game: str, options: dict,
                            host_id: int, seats: list[dict]) -> int:
-        cur = await self.conn.execute(
+        return await self.execute(
             "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, seats, created_at)"
             " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
             (guild_id, channel_id, game, json.dumps(options), host_id, json.dumps(seats), now_iso()),
         )
-        return cur.lastrowid
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
         if not fields:
@@ -171,7 +175,7 @@ class Database:
             if key in fields:
                 fields[key] = json.dumps(fields[key])
         sets = ", ".join(f"{key} = ?" for key in fields)
-        await self.conn.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
+        await self.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
 
     async def open_tables(self) -> list[aiosqlite.Row]:
         return await self.fetchall("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
@@ -182,13 +186,12 @@ class Database:
     # ---- games and their records
     async def insert_game(self, *, table_id: int, game_no: int, guild_id: int, game: str,
                           seats: list[dict], options: dict, deck: list[str], stake: int) -> int:
-        cur = await self.conn.execute(
+        return await self.execute(
             "INSERT INTO games (table_id, game_no, guild_id, game, seats, options, deck, stake, status, started_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
             (table_id, game_no, guild_id, game, json.dumps(seats), json.dumps(options), json.dumps(deck),
              stake, now_iso()),
         )
-        return cur.lastrowid
 
     async def get_game(self, game_id: int) -> aiosqlite.Row | None:
         return await self.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -198,7 +201,7 @@ class Database:
 
     async def append_action(self, game_id: int, idx: int, seat: int, action: str) -> None:
         # The primary key (game_id, idx) makes a second writer for the same step fail loudly.
-        await self.conn.execute(
+        await self.execute(
             "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
             (game_id, idx, seat, action, now_iso()),
         )
@@ -208,13 +211,13 @@ class Database:
         return [(row["seat"], row["action"]) for row in rows]
 
     async def finish_game(self, game_id: int, status: str, outcome: dict | None) -> None:
-        await self.conn.execute(
+        await self.execute(
             "UPDATE games SET status = ?, ended_at = ?, outcome = ? WHERE id = ?",
             (status, now_iso(), None if outcome is None else json.dumps(outcome), game_id),
         )
 
     async def save_hand_message(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
-        await self.conn.execute(
+        await self.execute(
             "INSERT INTO hand_messages (game_id, seat, channel_id, message_id) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (game_id, seat) DO UPDATE SET channel_id = excluded.channel_id,"
             " message_id = excluded.message_id",

@@ -39,13 +39,14 @@ async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entrie
         raise UnbalancedSettlement(f"settlement of game {game_id} does not sum to zero")
     at = now_iso()
     async with db.transaction() as conn:
-        cur = await conn.execute(
+        async with conn.execute(
             "INSERT INTO settlements (game_id, guild_id, settled_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             (game_id, guild_id, at),
-        )
-        if cur.rowcount == 0:
+        ) as cur:
+            inserted = cur.rowcount
+        if inserted == 0:
             return False
-        await conn.executemany(
+        async with conn.executemany(
             "INSERT INTO ledger (game_id, guild_id, game, seat, user_id, name, chips, ga, rank, points, won,"
             " detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -53,7 +54,8 @@ async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entrie
                  int(e.won), json.dumps(e.detail, ensure_ascii=False), at)
                 for e in entries
             ],
-        )
+        ):
+            pass
     return True
 
 

@@ -43,6 +43,8 @@ class TableService:
         self.uis: dict[str, GameUI] = {}
         self.tables: dict[int, Table] = {}
         self._tasks: set[asyncio.Task] = set()
+        # A pack to deal the next game from instead of a shuffle (tests and demos).
+        self.next_deck: list[str] | None = None
 
     def register(self, ui: GameUI) -> None:
         self.uis[ui.game.name] = ui
@@ -170,7 +172,8 @@ class TableService:
     async def _start_game(self, table: Table, lobby_message: discord.Message | None) -> None:
         """Deal, persist, open the thread, post the table and send the hands. Caller holds the lock."""
         ui = self.uis[table.game]
-        state = ui.game.new(len(table.seats), seed=random.SystemRandom().randrange(2**63),
+        deck, self.next_deck = self.next_deck, None
+        state = ui.game.new(len(table.seats), seed=random.SystemRandom().randrange(2**63), deck=deck,
                             options=ui.engine_options(table.options))
         record = state.record()
         table.game_no += 1

@@ -1,0 +1,218 @@
+"""Whole Phỏm games through Discord: timers, Quick Select, refusals, closed DMs, restarts."""
+
+from __future__ import annotations
+
+from bot.games.french import FULL_DECK
+from tests.simhelpers import Players, buttons, click_many, custom_id, dm, enabled, play_channel, private_texts
+
+MOVES = ("Eat", "Show", "Discard", "Draw")  # the order to try after Quick Select
+
+
+async def start_table(env, humans: int, ai: int, *, deck=None, **options):
+    players = Players(env, humans)
+    host = players.members[0]
+    await host.slash(players.channel, "phom new", **options)
+    for member in players.members[1:]:
+        await member.click(players.channel.last_message, label="Join")
+    for _ in range(ai):
+        await host.click(players.channel.last_message, label="Add AI")
+    env.bot.tables.next_deck = deck
+    await host.click(players.channel.last_message, label="Start")
+    return players
+
+
+def table_of(env):
+    (table,) = [t for t in env.bot.tables.tables.values()]
+    return table
+
+
+def game_over(players) -> bool:
+    last = play_channel(players).last_message
+    return last is not None and "Rematch" in buttons(last)
+
+
+async def play_with_quick_select(actor, message_of) -> list[str]:
+    """Quick Select, then the one move button it prepared; returns what the player was told."""
+    await actor.click(message_of(), label="Quick Select")
+    message = message_of()
+    move = next(label for label in MOVES if label in enabled(message))
+    result = await actor.click(message, label=move)
+    return private_texts(result)
+
+
+async def ledger_rows(env, game_id: int):
+    return await env.bot.db.fetchall("SELECT * FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))
+
+
+async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env):
+    env = simcord_env
+    players = await start_table(env, 1, 3, stake=10, turn_seconds=60)
+    (lan,) = players.members
+    table = table_of(env)
+    game_id = table.game_id
+    for _ in range(10):
+        if game_over(players):
+            break
+        await env.advance_time(60)
+    assert game_over(players)
+    assert table.seats[0].away or table.seats[-1].away  # two timeouts in a row: marked away
+
+    rows = await ledger_rows(env, game_id)
+    assert len(rows) == 4 and sum(r["chips"] for r in rows) == 0
+    assert all(r["chips"] % 10 == 0 for r in rows)
+    (mine,) = [r for r in rows if r["user_id"] == lan.id]
+    outcome = table.state.outcome()
+    assert mine["chips"] == outcome.results[mine["seat"]].payout * 10
+
+    result = play_channel(players).last_message
+    assert "result" in result.embeds[0].title
+    assert result.attachments and result.attachments[0].filename == "result.png"
+
+    balance = await lan.slash(players.channel, "balance")
+    assert f"**{mine['chips']:+d}** chips" in balance.response.content
+    board = await lan.slash(players.channel, "leaderboard", game="phom", period="week")
+    assert "lan" in board.response.embeds[0].description
+    history = await lan.slash(players.channel, "history")
+    assert f"Phỏm #{game_id}" in history.response.embeds[0].description
+
+
+async def test_a_game_played_only_with_quick_select(simcord_env):
+    env = simcord_env
+    players = await start_table(env, 1, 3)
+    (lan,) = players.members
+    moves = 0
+    while not game_over(players):
+        assert "Quick Select" in enabled(dm(lan)), dm(lan).content
+        told = await play_with_quick_select(lan.user, lambda: dm(lan))
+        assert told == [], told
+        moves += 1
+        assert moves < 60
+    rows = await ledger_rows(env, table_of(env).game_id)
+    assert sum(r["chips"] for r in rows) == 0
+    assert "Game over" in dm(lan).content
+
+
+# A 2-player pack: Lan (seat 0) gets the first 10 cards, Minh the next 9.
+LAN = ["7H", "KS", "KD", "QC", "2C", "9D", "JS", "4C", "TS", "3D"]
+MINH = ["5H", "6H", "9C", "AS", "2S", "8D", "JD", "QD", "4H"]
+PACK = LAN + MINH + [c for c in FULL_DECK if c not in LAN + MINH]
+
+
+async def test_illegal_moves_are_refused_privately_and_change_nothing(simcord_env):
+    env = simcord_env
+    players = await start_table(env, 2, 0, deck=PACK)
+    lan, minh = players.members
+    outsider = players.outsider()
+    table = table_of(env)
+
+    told = await outsider.click(play_channel(players).last_message, label="My hand")
+    assert private_texts(told) == ["You are not playing at this table."]
+
+    await lan.user.select(dm(lan), ["7H"])
+    assert enabled(dm(lan)) >= {"Discard"}
+    await lan.user.click(dm(lan), label="Discard")
+    assert table.version == 1
+    assert "Eat" not in enabled(dm(minh))  # nothing selected yet
+
+    await minh.user.select(dm(minh), ["9C", "5H"])
+    told = await minh.user.click(dm(minh), label="Eat")
+    (reason,) = private_texts(told)
+    assert "phỏm" in reason
+    assert table.version == 1 and table.state.view(1)["hand"] == sorted(table.state.view(1)["hand"])
+
+    await minh.user.select(dm(minh), ["5H", "6H"])
+    told = await minh.user.click(dm(minh), label="Eat")
+    assert private_texts(told) == []
+    assert table.state.view(None)["eaten"][1] == ["7H"]
+    assert "ate 7♥" in play_channel(players).last_message.embeds[0].fields[-1].value
+
+
+async def test_stale_double_and_forged_clicks(simcord_env):
+    env = simcord_env
+    players = await start_table(env, 2, 0, deck=PACK)
+    lan, minh = players.members
+    table = table_of(env)
+
+    shown = await lan.click(play_channel(players).last_message, label="My hand")
+    ephemeral = shown.response
+    assert ephemeral.ephemeral and ephemeral.attachments
+
+    # Double click: two identical Discard clicks arrive together; one move is made.
+    await lan.user.select(dm(lan), ["KS"])
+    discard = custom_id(dm(lan), "Discard")
+    results = await click_many(env, [(lan.user, dm(lan), discard), (lan.user, dm(lan), discard)])
+    assert table.version == 1
+    texts = [private_texts(r) for r in results]
+    assert sorted(map(len, texts)) == [0, 1]
+    assert "earlier turn" in [t for t in texts if t][0][0]
+
+    # Stale: the ephemeral hand was shown before that move.
+    told = await lan.click(ephemeral, label="Auto-arrange")
+    assert any("earlier turn" in t for t in private_texts(told))
+
+    # Forged ids: unknown tables, garbage, or ids that are on no message.
+    for forged in ("chieu:play:999999:1:1:draw", "chieu:nonsense", f"chieu:play:{table.id}:1:1:nuke"):
+        (result,) = await click_many(env, [(minh.user, dm(minh), forged)])
+        assert private_texts(result) == ["That control is not valid."], forged
+    assert table.version == 1
+
+
+async def test_closed_dms_fall_back_to_my_hand(simcord_env):
+    env = simcord_env
+    players = Players(env, 1)
+    (lan,) = players.members
+    dm_channel = lan.user.dm_channel
+    env.inject_error("POST", f"/channels/{dm_channel.id}/messages", status=403, code=50007, times=None)
+    await lan.slash(players.channel, "phom new")
+    await lan.click(players.channel.last_message, label="Add AI")
+    await lan.click(players.channel.last_message, label="Start")
+    thread = play_channel(players)
+    assert any("can't send you a DM" in m.content for m in thread.history())
+    table_message = next(m for m in thread.history() if m.embeds and "My hand" in buttons(m))
+
+    shown = await lan.click(table_message, label="My hand")
+    hand = shown.response
+    assert hand.ephemeral and hand.attachments[0].filename == "hand.png"
+    await lan.click(hand, label="Quick Select")
+    await lan.click(hand, label="Discard")
+    assert table_of(env).version >= 2  # Lan's discard and the AI's reply
+
+
+async def test_restart_in_mid_game_keeps_the_same_buttons_working(simcord_env, bot_factory):
+    env = simcord_env
+    players = await start_table(env, 1, 1)
+    (lan,) = players.members
+    assert await play_with_quick_select(lan.user, lambda: dm(lan)) == []
+    before = table_of(env)
+    record = before.state.record()
+    hand_message_id = dm(lan).id
+
+    await env.restart_bot(bot_factory())
+    after = table_of(env)
+    assert after is not before
+    assert after.state.record() == record
+
+    moves = 0
+    while not game_over(players):
+        assert dm(lan).id == hand_message_id  # the same DM, edited in place
+        assert await play_with_quick_select(lan.user, lambda: dm(lan)) == []
+        moves += 1
+        assert moves < 60
+    rows = await ledger_rows(env, after.game_id)
+    assert len(rows) == 2 and sum(r["chips"] for r in rows) == 0
+
+
+async def test_rematch_reopens_the_lobby_with_the_winner_first(simcord_env):
+    env = simcord_env
+    players = await start_table(env, 1, 1, turn_seconds=30)
+    (lan,) = players.members
+    while not game_over(players):
+        await play_with_quick_select(lan.user, lambda: dm(lan))
+    table = table_of(env)
+    winner = table.state.outcome().winner
+    await lan.click(play_channel(players).last_message, label="Rematch")
+    lobby = play_channel(players).last_message
+    assert "Waiting for players" in lobby.embeds[0].description
+    assert table.seats[0].name == ["lan", "AI 1"][winner]
+    await lan.click(lobby, label="Start")
+    assert table.game_no == 2 and table.state.view(None)["hand_sizes"][0] == 10
