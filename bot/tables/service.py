@@ -333,6 +333,11 @@ class TableService:
             if table.status != "finished":
                 raise Refused("A rematch is already open.")
             table.status = "lobby"
+            if table.state is not None and table.state.is_over:
+                # Winner first next game (after a draw the next seat opens).
+                winner = table.state.outcome().winner
+                first = winner if winner is not None else 1 % len(table.seats)
+                table.seats = table.seats[first:] + table.seats[:first]
             for seat in table.seats:
                 seat.away = False
             table.state = None
@@ -472,11 +477,8 @@ class TableService:
             embed = self._result_embed(table, ui, outcome, names)
             png = await _render_rows(ui, view, names, f"{ui.game.title} · table #{table.id} · game {table.game_no}")
             embed.set_image(url="attachment://result.png")
-            # Winner first next game (after a draw the next seat opens).
-            first = outcome.winner if outcome.winner is not None else 1 % len(table.seats)
-            table.seats = table.seats[first:] + table.seats[:first]
             table.status = "finished"
-            await self._save_table(table, status="finished", seats=[s.to_json() for s in table.seats])
+            await self._save_table(table, status="finished")
             await self._channel(table.play_channel_id).send(
                 embed=embed, file=messages.png_file(png, "result.png"), view=messages.table_view(table, rematch=True))
         self.request_refresh(table)
