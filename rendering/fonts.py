@@ -28,6 +28,7 @@ from PIL import ImageFont
 
 __all__ = [
     "FONT_LOCK",
+    "cjk_font",
     "font",
     "font_name",
     "has_vietnamese",
@@ -91,6 +92,20 @@ def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.Fr
                 axes.append(axis.get("default", axis["minimum"]))
         f.set_variation_by_axes(axes)
         return f
+
+
+# The card faces of Chắn and Tứ Sắc need a few dozen Chinese characters (萬 文 索 枝, the
+# numerals, the xiangqi pieces). No maintained PyPI package ships a CJK font without
+# dragging in matplotlib, so a subset of Noto Sans CJK (OFL-1.1, see assets/README.md for how
+# it was made and how to add characters) lives in the repository: 16 KB instead of 16 MB.
+CJK_FONT_PATH = Path(__file__).with_name("assets") / "NotoSansCJK-cards.otf"
+
+
+@lru_cache(maxsize=32)
+def cjk_font(size: int) -> ImageFont.FreeTypeFont:
+    """The card-face CJK font at ``size`` px; hold :data:`FONT_LOCK` while using it."""
+    with FONT_LOCK:
+        return ImageFont.truetype(str(CJK_FONT_PATH), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 _FALLBACK_MAP = str.maketrans({

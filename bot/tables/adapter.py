@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from bot.games.base import Event, Game
+from bot.games.base import Event, Game, IllegalAction
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,9 @@ class GameUI:
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
 
     # ---- engine options from the lobby options
-    def engine_options(self, table_options: dict[str, Any]) -> dict[str, Any]:
+    def engine_options(self, table_options: dict[str, Any], *, previous_winner: int | None = None) -> dict[str, Any]:
+        """Engine options for the next game; ``previous_winner`` is the seat (in the new seating)
+        that won this table's previous game (Chắn's ù thông needs it), or None."""
         return {}
 
     # ---- AI
@@ -65,6 +67,19 @@ class GameUI:
 
     def quick_select(self, state: Any, seat: int) -> list[str]:
         raise NotImplementedError
+
+    def helper(self, key: str, state: Any, seat: int, selection: list[str]) -> list[str]:
+        """The new selection after a helper button (a key of :attr:`helper_keys` other than
+        ``arrange``): Quick Select by default; games add e.g. Find Trash. May raise IllegalAction."""
+        if key == "quick":
+            return self.quick_select(state, seat)
+        raise IllegalAction("That control is not valid.")
+
+    def keep_selection(self, view: dict, selection: list[str]) -> list[str]:
+        """The part of a stored selection still valid for this view (cards that left the hand
+        drop out). Games whose hands hold identical copies select tokens such as ``2V#2``
+        (Discord needs distinct option values) and override this."""
+        return [card for card in selection if card in view["hand"]]
 
     # ---- controls
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:

@@ -101,7 +101,7 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
     image is neither rendered nor uploaded again.
     """
     view = table.state.view(seat)
-    selection = [card for card in table.selection.get(seat, []) if card in view["hand"]]
+    selection = ui.keep_selection(view, table.selection.get(seat, []))
     arranged = table.arranged.get(seat, True)
     names = [seat_label(table, i) for i in range(len(table.seats))]
     image = ui.hand_image(view, selection, arranged)

@@ -173,8 +173,9 @@ class TableService:
         """Deal, persist, open the thread, post the table and send the hands. Caller holds the lock."""
         ui = self.uis[table.game]
         deck, self.next_deck = self.next_deck, None
+        previous_winner = await self._previous_winner(table)
         state = ui.game.new(len(table.seats), seed=random.SystemRandom().randrange(2**63), deck=deck,
-                            options=ui.engine_options(table.options))
+                            options=ui.engine_options(table.options, previous_winner=previous_winner))
         record = state.record()
         table.game_no += 1
         async with self.db.transaction():
@@ -202,6 +203,22 @@ class TableService:
             if not table.seats[seat].is_ai:
                 await self._send_hand(table, seat)
         self._schedule(table)
+
+    async def _previous_winner(self, table: Table) -> int | None:
+        """The seat (in today's seating) of whoever won this table's previous game, if anyone did."""
+        if table.game_no == 0:
+            return None
+        row = await self.db.current_game(table.id, table.game_no)
+        if row is None or row["status"] != "finished" or not row["outcome"]:
+            return None
+        winner = json.loads(row["outcome"]).get("winner")
+        if winner is None:
+            return None
+        who = json.loads(row["seats"])[winner]
+        for index, seat in enumerate(table.seats):
+            if (seat.user_id, seat.name) == (who["user_id"], who["name"]):
+                return index
+        return None
 
     async def _open_thread(self, table: Table, lobby_message: discord.Message) -> int | None:
         channel = lobby_message.channel
@@ -294,12 +311,16 @@ class TableService:
                 raise Refused("That button is from an earlier turn; your hand is now up to date.")
             if control.key == "sel":
                 table.selection[seat] = values
-            elif control.key == "quick":
-                if seat not in table.state.to_act:
-                    raise Refused("It is not your turn.")
-                table.selection[seat] = ui.quick_select(table.state, seat)
             elif control.key == "arrange":
                 table.arranged[seat] = not table.arranged.get(seat, True)
+            elif control.key in ui.helper_keys:
+                if control.key == "quick" and seat not in table.state.to_act:
+                    raise Refused("It is not your turn.")
+                try:
+                    table.selection[seat] = ui.helper(control.key, table.state, seat,
+                                                      table.selection.get(seat, []))
+                except IllegalAction as exc:
+                    raise Refused(str(exc)) from None
             else:
                 view = table.state.view(seat)
                 try:
