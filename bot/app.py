@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 
 import discord
 from discord.ext import commands
+
+from rendering import warm_sprites
 
 from .config import Config
 from .db import Database
@@ -37,6 +40,14 @@ class ChieuBot(commands.Bot):
             await self.load_extension(extension)
         await self.tables.restore()
         await self.sync_commands()
+        # Draw every card sprite once, off the event loop, so the first hands render as fast
+        # as the rest (a cold deck costs ~100 ms).
+        self._warming = asyncio.create_task(self._warm_sprites())
+
+    async def _warm_sprites(self) -> None:
+        for deck in sorted({ui.deck for ui in self.tables.uis.values()}):
+            count = await asyncio.to_thread(warm_sprites, deck)
+            log.debug("warmed %d %s sprites", count, deck)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # discord.py silently drops a click whose custom id is not on the message (a forged
