@@ -220,3 +220,23 @@ async def test_rematch_reopens_the_lobby_with_the_winner_first(simcord_env):
     assert table.game_no == 2
     first_move = table.state.record()["actions"][:1]
     assert first_move == [] or first_move[0][0] == 0  # seat 0 (the winner) opens
+
+
+async def test_away_after_two_timeouts_until_i_am_back(simcord_env):
+    env = simcord_env
+    env.bot.tables.config = env.bot.config.with_overrides(ai_delay_seconds=30)
+    players = await start_table(env, 1, 1, turn_seconds=60)
+    (lan,) = players.members
+    table = table_of(env)
+    seat = table.seat_of(lan.id)
+    while not table.seats[seat].away:
+        assert table.version < 8, "two timeouts in a row must mark the seat away"
+        await env.advance_time(30)
+    assert "I'm back" in enabled(dm(lan)) and "away" in dm(lan).content
+    assert "is away" in play_channel(players).last_message.embeds[0].fields[-1].value
+
+    told = await lan.user.click(dm(lan), label="I'm back")
+    assert private_texts(told) == ["Welcome back! You play your own seat again."]
+    assert not table.seats[seat].away and table.timeouts[seat] == 0
+    told = await lan.click(play_channel(players).last_message, label="I'm back")
+    assert private_texts(told) == ["You are not marked away."]

@@ -1,0 +1,45 @@
+"""Configuration loading and the command line without a token."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import __main__ as cli
+from bot.config import load
+
+
+def test_defaults_without_a_file(monkeypatch, tmp_path):
+    monkeypatch.delenv("CHIEU_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    config = load()
+    assert config.token is None and config.database == "chieu.sqlite3" and config.default_turn_seconds == 60
+
+
+def test_file_then_environment_then_overrides(monkeypatch, tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('token = "from-file"\ndatabase = "a.sqlite3"\ndefault_stake = 5\n')
+    assert load(path).token == "from-file"
+    monkeypatch.setenv("DISCORD_TOKEN", "from-env")
+    config = load(path, database="b.sqlite3")
+    assert (config.token, config.database, config.default_stake) == ("from-env", "b.sqlite3", 5)
+
+
+def test_unknown_options_are_named(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("databse = 'typo.sqlite3'\n")
+    with pytest.raises(ValueError, match="databse"):
+        load(path)
+
+
+def test_the_example_config_is_valid():
+    from pathlib import Path
+    load(Path(__file__).resolve().parents[2] / "config.example.toml")
+
+
+def test_no_token_exits_with_instructions(monkeypatch, tmp_path, capsys):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("CHIEU_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main([]) == 2
+    message = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in message and "discord.com/developers" in message

@@ -1,0 +1,88 @@
+"""The chip ledger: one transaction per settlement, zero-sum, idempotent, queryable."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot import ledger
+from bot.db import Database
+
+GUILD = 7
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database.open(str(tmp_path / "ledger.sqlite3"))
+    yield database
+    await database.close()
+
+
+async def a_game(db: Database, table_id: int = 1, game_no: int = 1) -> int:
+    return await db.insert_game(table_id=table_id, game_no=game_no, guild_id=GUILD, game="phom",
+                                seats=[], options={}, deck=[], stake=10)
+
+
+async def a_table(db: Database) -> int:
+    return await db.insert_table(guild_id=GUILD, channel_id=1, game="phom", options={}, host_id=1, seats=[])
+
+
+def entries(chips: list[int], ga: list[int] | None = None) -> list[ledger.Entry]:
+    ga = ga or [0] * len(chips)
+    users = [101, 102, None, 104]
+    return [ledger.Entry(seat=i, user_id=users[i], name=f"p{i}", chips=c, ga=g, rank=1 if c > 0 else 2,
+                         points=None, won=c > 0, detail=[]) for i, (c, g) in enumerate(zip(chips, ga))]
+
+
+async def test_settling_twice_changes_nothing(db):
+    game_id = await a_game(db, await a_table(db))
+    assert await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=entries([30, -10, -20]))
+    assert not await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom",
+                                   entries=entries([30, -10, -20]))
+    assert (await ledger.balance(db, GUILD, 101)).chips == 30
+    assert len(await db.fetchall("SELECT * FROM ledger")) == 3
+
+
+async def test_an_unbalanced_settlement_writes_nothing(db):
+    game_id = await a_game(db, await a_table(db))
+    with pytest.raises(ledger.UnbalancedSettlement):
+        await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=entries([30, -10, -10]))
+    with pytest.raises(ledger.UnbalancedSettlement):
+        await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom",
+                            entries=entries([0, 0, 0], ga=[1, 0, 0]))
+    assert await db.fetchall("SELECT * FROM settlements") == []
+    assert await db.fetchall("SELECT * FROM ledger") == []
+
+
+async def test_a_failure_inside_the_transaction_rolls_everything_back(db):
+    game_id = await a_game(db, await a_table(db))
+    bad = entries([30, -30]) + [entries([0, 0, 0])[0]]  # seat 0 twice violates UNIQUE (game_id, seat)
+    with pytest.raises(Exception):
+        await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=bad)
+    assert await db.fetchall("SELECT * FROM settlements") == []
+    assert await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=entries([30, -30]))
+
+
+async def test_balances_may_go_negative_and_boards_skip_ai_seats(db):
+    table = await a_table(db)
+    for no, chips in enumerate(([30, -10, -20, 0], [-50, 20, 10, 20]), start=1):
+        game_id = await a_game(db, table, no)
+        await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=entries(chips))
+    assert (await ledger.balance(db, GUILD, 101)) == ledger.Balance(chips=-20, ga=0, games=2, wins=1)
+    board = await ledger.leaderboard(db, GUILD)
+    assert [(s.user_id, s.chips) for s in board] == [(104, 20), (102, 10), (101, -20)]
+    assert await ledger.leaderboard(db, GUILD + 1) == []
+    wins = await ledger.leaderboard(db, GUILD, by="wins")
+    assert wins[0].wins == 1
+    assert [h.chips for h in await ledger.history(db, GUILD, 101)] == [-50, 30]
+
+
+async def test_periods_count_only_recent_games(db):
+    game_id = await a_game(db, await a_table(db))
+    await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=entries([5, -5]))
+    later = datetime.now(timezone.utc) + timedelta(days=8)
+    assert await ledger.leaderboard(db, GUILD, period="week", now=later) == []
+    assert len(await ledger.leaderboard(db, GUILD, period="month", now=later)) == 2
+    with pytest.raises(ValueError):
+        await ledger.leaderboard(db, GUILD, period="year")
