@@ -531,7 +531,8 @@ class TableService:
             chips = r.payout * table.stake + r.ga * ga_stake
             points = "" if r.points is None else f" · {r.points} pts"
             notes = f" · {', '.join(r.notes)}" if r.notes else ""
-            lines.append(f"**{r.rank}. {names[r.seat]}**{points}{notes} · **{chips:+d}** chips")
+            ga = f" · {r.ga:+d} gà" if r.ga else ""
+            lines.append(f"**{r.rank}. {names[r.seat]}**{points}{notes} · **{chips:+d}** chips{ga}")
         embed.add_field(name="Ranking", value="\n".join(lines), inline=False)
         if outcome.transfers:
             transfers = [f"{names[t.payer]} → {names[t.payee]}: {t.units * table.stake} ({t.reason})"
