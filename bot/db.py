@@ -177,8 +177,13 @@ class Database:
         sets = ", ".join(f"{key} = ?" for key in fields)
         await self.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
 
-    async def open_tables(self) -> list[aiosqlite.Row]:
-        return await self.fetchall("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
+    async def open_tables(self, finished_since: str) -> list[aiosqlite.Row]:
+        """Tables in a lobby or a game, and those whose last game ended since ``finished_since``
+        (their Rematch button still works)."""
+        return await self.fetchall(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') OR (status = 'finished' AND EXISTS"
+            " (SELECT 1 FROM games WHERE games.table_id = tables.id AND games.game_no = tables.game_no"
+            " AND games.ended_at >= ?)) ORDER BY id", (finished_since,))
 
     async def get_table(self, table_id: int) -> aiosqlite.Row | None:
         return await self.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))

@@ -12,6 +12,7 @@ import json
 import logging
 import random
 import time
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from bot.app import ChieuBot
 
 log = logging.getLogger(__name__)
+
+# A finished table is rebuilt after a restart (so Rematch still works) for this long.
+REMATCH_WINDOW = timedelta(days=1)
 
 
 class Refused(Exception):
@@ -544,7 +548,8 @@ class TableService:
     # ------------------------------------------------------------------ restart
     async def restore(self) -> None:
         """Rebuild every open table from the database after a (re)start."""
-        for row in await self.db.open_tables():
+        since = (datetime.now(timezone.utc) - REMATCH_WINDOW).isoformat(timespec="seconds")
+        for row in await self.db.open_tables(finished_since=since):
             if row["game"] not in self.uis:
                 continue
             table = Table(id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
@@ -553,11 +558,13 @@ class TableService:
                           thread_id=row["thread_id"], lobby_message_id=row["lobby_message_id"],
                           table_message_id=row["table_message_id"])
             self.tables[table.id] = table
-            if table.status != "playing":
+            if table.status == "lobby":
                 continue
             game = await self.db.current_game(table.id, table.game_no)
             table.game_id = game["id"]
             await self._reload_state(table)
+            if table.status == "finished":
+                continue  # kept for its Rematch button, which needs the winner
             table.log.append("♻️ The bot restarted; the game goes on.")
             for seat, (channel_id, message_id) in (await self.db.hand_messages(table.game_id)).items():
                 table.hand_messages[seat] = HandMessage(channel_id, message_id)

@@ -240,3 +240,18 @@ async def test_away_after_two_timeouts_until_i_am_back(simcord_env):
     assert not table.seats[seat].away and table.timeouts[seat] == 0
     told = await lan.click(play_channel(players).last_message, label="I'm back")
     assert private_texts(told) == ["You are not marked away."]
+
+
+async def test_rematch_still_works_after_a_restart(simcord_env, bot_factory):
+    env = simcord_env
+    players = await start_table(env, 1, 1)
+    (lan,) = players.members
+    while not game_over(players):
+        await play_with_quick_select(lan.user, lambda: dm(lan))
+    result = play_channel(players).last_message
+
+    await env.restart_bot(bot_factory())
+    await lan.click(result, label="Rematch")
+    assert "Waiting for players" in play_channel(players).last_message.embeds[0].description
+    await lan.click(play_channel(players).last_message, label="Start")
+    assert table_of(env).game_no == 2 and table_of(env).status == "playing"
