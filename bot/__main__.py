@@ -19,7 +19,7 @@ Chiếu needs a Discord bot token and none was found.
   2. Start the bot with it in the environment:   DISCORD_TOKEN=... bash scripts/start
      (or put `token = "..."` in an untracked config.toml).
 
-See README.md, "Running the bot", for the invite link and permissions."""
+See README.md, "Creating the Discord application", for the invite link and permissions."""
 
 
 def main(argv: list[str] | None = None) -> int:
