@@ -1,8 +1,9 @@
 """Pure game engines (no discord import). ``REGISTRY[name]`` is the :class:`~bot.games.base.Game`."""
 
 from .base import Event, Game, IllegalAction, Outcome, SeatResult, Transfer
+from .chan import GAME as CHAN
 from .phom import GAME as PHOM
 
-REGISTRY: dict[str, Game] = {game.name: game for game in (PHOM,)}
+REGISTRY: dict[str, Game] = {game.name: game for game in (PHOM, CHAN,)}
 
 __all__ = ["REGISTRY", "Event", "Game", "IllegalAction", "Outcome", "SeatResult", "Transfer"]

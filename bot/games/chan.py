@@ -1,0 +1,880 @@
+"""Chắn engine — rules in shared/rules/chan.md, notation in shared/rules/notation.md.
+
+Public API:
+
+- ``GAME``: the :class:`~bot.games.base.Game` registry entry (2–4 players), options
+  ``chiu`` (``"auto"`` | ``"ask"``) and ``previous_winner`` (seat or None, for ù thông).
+- ``count(cards) -> Count``, ``partition(cards)``, ``score_win(cards, winning_card, *,
+  self_drawn=False) -> Win | None``, ``is_red(card)``, ``is_win(cards20, winning_card)``.
+
+Rule interpretations made here (beyond the *(decided)* points of the spec):
+
+- Phases: ``open`` (seat 0's first discard), ``turn`` (eat the previous player's newest
+  trash-row card, draw, or chíu it), ``drawn`` (eat the drawn card, pass, or chíu it),
+  ``discard`` (after an eat or a chíu), ``offer`` (chiu="ask": an out-of-turn chíu offer).
+  The card a player passes goes on his own trash row and is the next player's card to eat.
+- Ù always counts all 20 cards (hand plus laid pairs) freely: laid pairs may be regrouped.
+  With a ``CC`` winning card the most-chắn count must be exactly 6 chắn (and so 4 cạ).
+- Ù is automatic and never recorded as an action; it is checked when a card is drawn (the
+  drawer first, then in turn order from him) and, as chíu ù, when the fourth copy is
+  discarded (all seats but the discarder, in turn order). Thiên ù (seat 0's dealt 20 cards
+  win) is the only declared ù: seat 0's single legal opening action is then ``u``.
+- Out-of-turn chíu on a drawn card is offered/decided after the ù check and before the
+  drawer continues; a passed card is not offered again out of turn (the holders declined it
+  when it was drawn), but the next player may chíu it on his own turn.
+- chiu="ask": during an offer ``to_act`` holds only the offered seat (legal ``chiu`` /
+  ``pass``); the normal turn proceeds once it is answered. The framework's timer (or the AI
+  for an AI seat) answers by the auto rule.
+- The auto rule: chíu when the hand has 3+ trash; when one card from ù, chíu only if some
+  discard afterwards still leaves him one card from ù. A chíu must leave a card to discard.
+- A card is "in a chắn in hand" when the hand holds an even number (2 or 4) of its kind:
+  with three copies one copy is free (that is the *Eat Cạ (still holding a chắn)* case).
+- Restriction 3: "could have been eaten as a chắn" means eating it as a chắn was legal when
+  the player drew/passed instead. "Used in a cạ" covers both cards of an eaten cạ.
+- Restriction 4: the hand "holds a cạ of rank r" when two different suits of rank r have a
+  free copy (odd count) in hand.
+- Restriction 5: "discarding both cards of a cạ" counts the player's own discards only
+  (not passed drawn cards).
+- If the restrictions would leave no legal discard, every hand card may be discarded.
+  An eat that would leave no card to discard is refused.
+- The stock running out: when a turn ends (pass or discard) with an empty stock, only a
+  chíu ù can still happen; otherwise the game is a draw with no payment.
+- Quads: each kind held four times in the final 20 cards counts once: thiên khai if all four
+  were dealt to the winner, chíu if three, bòn if two. Repeated factors repeat in the list.
+- Bạch thủ: exactly 6 chắn, the winning card's kind count is even and every kind of its
+  rank has an even count (no cạ of that rank). Thiên ù has no winning card: no bạch thủ.
+- Results: the winner ranks 1, the others 2.. in turn order after him; payout in stake units
+  (= points per loser); ``ga`` likewise; a drawn game ranks everybody 1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
+
+from .base import Event, Game, IllegalAction, Outcome, Transfer, outcome_from_transfers, shuffled
+from .tosom import (CC, FULL_DECK, KIND_INDEX, KINDS, RANKS, SUITS, is_ca, is_red, parse_card,
+                    parse_cards, sort_cards, vi_name)
+
+# --------------------------------------------------------------------------------------------
+# counting
+
+
+@dataclass(frozen=True)
+class Count:
+    chan: int
+    ca: int
+    trash: int
+
+
+def _rank_best(a: int, b: int, c: int) -> tuple[int, int, int, tuple[int, int, int]]:
+    """(trash, chan, ca, chắn per suit) for counts a, b, c of one rank: fewest trash, most chắn."""
+    best = None
+    for xa in range(a // 2 + 1):
+        for xb in range(b // 2 + 1):
+            for xc in range(c // 2 + 1):
+                rest = (a - 2 * xa, b - 2 * xb, c - 2 * xc)
+                total = sum(rest)
+                ca = min(total // 2, total - max(rest))
+                key = (total - 2 * ca, -(xa + xb + xc))
+                if best is None or key < best[0]:
+                    best = (key, (total - 2 * ca, xa + xb + xc, ca, (xa, xb, xc)))
+    return best[1]
+
+
+_RANK_TABLE = {(a, b, c): _rank_best(a, b, c) for a in range(5) for b in range(5) for c in range(5)}
+
+
+def _tally(cards: Iterable[str]) -> tuple[int, ...]:
+    t = [0] * len(KINDS)
+    for card in cards:
+        t[KIND_INDEX[card]] += 1
+    return tuple(t)
+
+
+@lru_cache(maxsize=200_000)
+def _count_tally(t: tuple[int, ...]) -> Count:
+    chan = t[24] // 2
+    trash = t[24] % 2
+    ca = 0
+    for i in range(0, 24, 3):
+        tr, ch, c, _ = _RANK_TABLE[(t[i], t[i + 1], t[i + 2])]
+        trash += tr
+        chan += ch
+        ca += c
+    return Count(chan, ca, trash)
+
+
+def _cards(cards: str | Iterable[str]) -> list[str]:
+    return parse_cards(cards)
+
+
+def count(cards: str | Iterable[str]) -> Count:
+    """The partition with the fewest trash, and among those the most chắn."""
+    return _count_tally(_tally(_cards(cards)))
+
+
+def partition(cards: str | Iterable[str]) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """The best partition itself: (kind of each chắn, each cạ, trash cards), sorted."""
+    t = _tally(_cards(cards))
+    chans: list[str] = [CC] * (t[24] // 2)
+    cas: list[tuple[str, str]] = []
+    trash: list[str] = [CC] * (t[24] % 2)
+    for ri, r in enumerate(RANKS):
+        counts = [t[ri * 3 + k] for k in range(3)]
+        _, _, _, xs = _RANK_TABLE[tuple(counts)]
+        rest = []
+        for k in range(3):
+            chans += [r + SUITS[k]] * xs[k]
+            rest.append(counts[k] - 2 * xs[k])
+        while True:
+            order = sorted(range(3), key=lambda k: -rest[k])
+            if rest[order[1]] == 0:
+                break
+            a, b = sorted(order[:2])
+            cas.append((r + SUITS[a], r + SUITS[b]))
+            rest[a] -= 1
+            rest[b] -= 1
+        for k in range(3):
+            trash += [r + SUITS[k]] * rest[k]
+    chans.sort(key=KIND_INDEX.__getitem__)
+    cas.sort(key=lambda p: KIND_INDEX[p[0]])
+    trash.sort(key=KIND_INDEX.__getitem__)
+    return chans, cas, trash
+
+
+def _tally_win(t: tuple[int, ...], winning: str | None) -> bool:
+    if sum(t) != 20:
+        return False
+    c = _count_tally(t)
+    if c.trash:
+        return False
+    if winning == CC:
+        return c.chan == 6
+    return c.chan >= 6
+
+
+def is_win(cards: str | Iterable[str], winning_card: str | None = None) -> bool:
+    """Do these 20 cards (winning card included) make ù on ``winning_card``?"""
+    return _tally_win(_tally(_cards(cards)), winning_card)
+
+
+def _plus(t: tuple[int, ...], kind: str) -> tuple[int, ...]:
+    i = KIND_INDEX[kind]
+    return t[:i] + (t[i] + 1,) + t[i + 1:]
+
+
+def _minus(t: tuple[int, ...], kind: str) -> tuple[int, ...]:
+    i = KIND_INDEX[kind]
+    return t[:i] + (t[i] - 1,) + t[i + 1:]
+
+
+@lru_cache(maxsize=100_000)
+def _waits_tally(t: tuple[int, ...]) -> tuple[str, ...]:
+    """The kinds that would complete ù for these 19 cards."""
+    if sum(t) != 19 or _count_tally(t).trash != 1:
+        return ()
+    return tuple(k for i, k in enumerate(KINDS) if t[i] < 4 and _tally_win(_plus(t, k), k))
+
+
+def waits(cards: str | Iterable[str]) -> list[str]:
+    """Kinds completing ù for 19 cards (empty: not one card from ù)."""
+    return list(_waits_tally(_tally(_cards(cards))))
+
+
+# --------------------------------------------------------------------------------------------
+# cước (payout factors)
+
+#: id -> (display name, points, dịch), in table order.
+FACTORS: dict[str, tuple[str, int, int]] = {
+    "xuong": ("Xuông", 2, 0),
+    "u_thong": ("Ù thông", 3, 1),
+    "chi": ("Chì", 3, 1),
+    "thien_u": ("Thiên ù", 3, 1),
+    "tom": ("Tôm", 4, 1),
+    "leo": ("Lèo", 5, 2),
+    "bach_thu": ("Bạch thủ", 4, 1),
+    "thien_khai": ("Thiên khai", 5, 2),
+    "chiu": ("Chíu", 5, 2),
+    "bon": ("Bòn", 5, 2),
+    "bach_dinh": ("Bạch định", 7, 4),
+    "tam_do": ("Tám đỏ", 8, 5),
+    "kinh_tu_chi": ("Kính tứ chi", 12, 9),
+    "thap_thanh": ("Thập thành", 12, 9),
+}
+_ORDER = {f: i for i, f in enumerate(FACTORS)}
+_GA_FACTORS = ("bach_dinh", "tam_do", "kinh_tu_chi", "thap_thanh")
+
+
+@dataclass
+class Win:
+    factors: list[str]
+    points: int
+    ga: int
+    count: Count = field(default_factory=lambda: Count(0, 0, 0))
+
+
+def _points(factors: Sequence[str]) -> int:
+    if not factors:
+        return 0
+    if "thap_thanh" in factors:
+        return sum(FACTORS[f][1] for f in factors)
+    top = max(range(len(factors)), key=lambda i: (FACTORS[factors[i]][1], FACTORS[factors[i]][2]))
+    return FACTORS[factors[top]][1] + sum(FACTORS[f][2] for i, f in enumerate(factors) if i != top)
+
+
+def _ga(factors: Sequence[str]) -> int:
+    ga = sum(1 for f in factors if f in _GA_FACTORS)
+    if "bach_thu" in factors and "chi" in factors:
+        ga += 1
+    return ga
+
+
+def _hand_factors(cards20: Sequence[str], winning: str | None, *, self_drawn: bool) -> list[str]:
+    """History-free factors of a winning 20-card hand (xuông not added)."""
+    t = _tally(cards20)
+    c = _count_tally(t)
+    have = set(cards20)
+    out: list[str] = []
+    if self_drawn:
+        out.append("chi")
+    if {"3V", "3S", "7W"} <= have:
+        out.append("tom")
+    if {"8S", "9V", "CC"} <= have:
+        out.append("leo")
+    if winning is not None and c.chan == 6:
+        if winning == CC:
+            rank_ok = t[24] % 2 == 0
+        else:
+            base = (int(winning[0]) - 2) * 3
+            rank_ok = all(t[base + k] % 2 == 0 for k in range(3))
+        if rank_ok and t[KIND_INDEX[winning]] >= 2:
+            out.append("bach_thu")
+    reds = sum(1 for card in cards20 if is_red(card))
+    if reds == 0:
+        out.append("bach_dinh")
+    if reds == 8:
+        out.append("tam_do")
+    if t[24] == 4 and reds == 4:
+        out.append("kinh_tu_chi")
+    if c.chan == 10:
+        out.append("thap_thanh")
+    return out
+
+
+def _finish_factors(factors: list[str]) -> list[str]:
+    return sorted(factors) or ["xuong"]
+
+
+def score_win(cards: str | Iterable[str], winning_card: str, *, self_drawn: bool = False) -> Win | None:
+    """``cards``: the 19 cards before ``winning_card``. None if that is not ù."""
+    hand = _cards(cards)
+    card = parse_card(winning_card)
+    if len(hand) != 19:
+        raise ValueError("score_win needs the 19 cards before the winning card")
+    cards20 = hand + [card]
+    if not is_win(cards20, card):
+        return None
+    factors = _finish_factors(_hand_factors(cards20, card, self_drawn=self_drawn))
+    return Win(factors=factors, points=_points(factors), ga=_ga(factors), count=count(cards20))
+
+
+# --------------------------------------------------------------------------------------------
+# the game
+
+PHASES = ("open", "turn", "drawn", "discard", "offer", "over")
+
+
+def _free(counts: Counter, kind: str) -> bool:
+    """A copy of ``kind`` in hand that is not part of a chắn (odd count)."""
+    return counts[kind] % 2 == 1
+
+
+class ChanState:
+    """One game of Chắn. Seats play in order 0, 1, ..., N-1, 0, ...; seat 0 (cái) opens."""
+
+    def __init__(self, players: int, *, seed: int | None = None,
+                 deck: Sequence[str] | None = None, options: dict[str, Any] | None = None):
+        n = int(players)
+        if not 2 <= n <= 4:
+            raise ValueError("Chắn needs 2–4 players")
+        if deck is None:
+            cards = shuffled(FULL_DECK, seed)
+        else:
+            cards = [parse_card(c) for c in deck]
+            if sorted(cards, key=KIND_INDEX.__getitem__) != list(FULL_DECK):
+                raise ValueError("the deck must hold the 100 Chắn cards (25 kinds, 4 copies each)")
+        opts = {k: v for k, v in (options or {}).items() if k != "players"}
+        opts.setdefault("chiu", "auto")
+        opts.setdefault("previous_winner", None)
+        if opts["chiu"] not in ("auto", "ask"):
+            raise ValueError("option chiu must be 'auto' or 'ask'")
+        self.num_players = n
+        self.options: dict[str, Any] = opts
+        self.deck: list[str] = cards
+        self.hands: list[list[str]] = []
+        k = 0
+        for s in range(n):
+            size = 20 if s == 0 else 19
+            self.hands.append(sort_cards(cards[k:k + size]))
+            k += size
+        self.dealt: list[tuple[str, ...]] = [tuple(h) for h in self.hands]
+        self.stock: list[str] = cards[k:]
+        self.stock_pos = 0
+        self.laid: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+        self.rows: list[list[str]] = [[] for _ in range(n)]  # trash rows (discards and passes)
+        self.discarded: list[list[str]] = [[] for _ in range(n)]  # own discards only
+        self.skipped: list[set[str]] = [set() for _ in range(n)]  # restriction 3 (chắn not eaten)
+        self.used: list[set[str]] = [set() for _ in range(n)]  # restriction 3 (discarded / cạ)
+        self.ate_ca = [False] * n  # restriction 5
+        self.broke_ca = [False] * n  # restriction 5
+        self.current = 0
+        self.phase = "open"
+        self.active: str | None = None  # the card on offer (eat / chíu)
+        self.active_from: int | None = None  # whose trash row it tops (None: just drawn)
+        self.offer: dict[str, Any] | None = None  # {"seat", "card", "drawer"} for chiu="ask"
+        self.actions: list[list[Any]] = []
+        self._outcome: Outcome | None = None
+        self._end: dict[str, Any] | None = None
+        self.thien_u = _tally_win(_tally(self.hands[0]), None)
+
+    # -- protocol properties ------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase == "over":
+            return ()
+        if self.phase == "offer":
+            return (self.offer["seat"],)
+        return (self.current,)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def all_cards(self, seat: int) -> list[str]:
+        """Hand plus laid pairs."""
+        return self.hands[seat] + [c for pair in self.laid[seat] for c in pair]
+
+    def _counts(self, seat: int) -> Counter:
+        return Counter(self.hands[seat])
+
+    def waiting(self, seat: int) -> list[str]:
+        """Kinds that would complete ù for ``seat`` (holding 19 cards), else []."""
+        return list(_waits_tally(_tally(self.all_cards(seat))))
+
+    def hand_count(self, seat: int) -> Count:
+        """Count of the hand cards plus the laid pairs as they lie."""
+        c = count(self.hands[seat])
+        laid_chan = sum(1 for a, b in self.laid[seat] if a == b)
+        return Count(c.chan + laid_chan, c.ca + len(self.laid[seat]) - laid_chan, c.trash)
+
+    def trash_cards(self, seat: int) -> list[str]:
+        """Distinct hand kinds whose removal leaves the numbers of chắn and cạ unchanged."""
+        hand = self.hands[seat]
+        base = count(hand)
+        out = []
+        for kind in sort_cards(set(hand)):
+            rest = list(hand)
+            rest.remove(kind)
+            c = count(rest)
+            if (c.chan, c.ca) == (base.chan, base.ca):
+                out.append(kind)
+        return out
+
+    def _ca_partner_discard(self, seat: int, card: str) -> str | None:
+        for d in self.discarded[seat]:
+            if is_ca(d, card):
+                return d
+        return None
+
+    def _discard_reason(self, seat: int, card: str, counts: Counter | None = None) -> str | None:
+        """Why restrictions 2/3/5 forbid discarding ``card`` (None: allowed)."""
+        counts = counts if counts is not None else self._counts(seat)
+        if counts[card] % 2 == 0:
+            return f"{card} is part of a chắn in your hand: a chắn may not be discarded (restriction 2)."
+        if card in self.skipped[seat]:
+            return (f"You did not eat {card} as a chắn when you could: you may not discard it now "
+                    "(restriction 3).")
+        if self.ate_ca[seat]:
+            partner = self._ca_partner_discard(seat, card)
+            if partner is not None:
+                return (f"You have eaten a cạ: you may not discard both cards of a cạ ({partner} and "
+                        f"{card}) (restriction 5).")
+        return None
+
+    def forbidden_discards(self, seat: int) -> list[str]:
+        """Hand kinds the restrictions forbid discarding (empty when all would be: fallback)."""
+        counts = self._counts(seat)
+        bad = [k for k in sort_cards(counts) if self._discard_reason(seat, k, counts)]
+        return [] if len(bad) == len(counts) else bad
+
+    def _eat_reason(self, seat: int, partner: str) -> str | None:
+        """Why eating the active card with ``partner`` is refused (None: allowed)."""
+        active = self.active
+        if active is None:
+            return "There is no card to eat."
+        counts = self._counts(seat)
+        if counts[partner] == 0:
+            return f"You do not have {partner}."
+        chan = partner == active
+        if not chan and not is_ca(partner, active):
+            return f"{partner} makes neither a chắn nor a cạ with {active}."
+        if active in self.used[seat]:
+            return (f"You have discarded {active} or used it in a cạ: you may not eat it "
+                    "(restriction 3).")
+        if not chan:
+            if counts[active] > 0:
+                return (f"Chắn first: you hold {active}, so {active} must be eaten as a chắn "
+                        "(restriction 1).")
+            if counts[partner] % 2 == 0:
+                return (f"{partner} is part of a chắn in your hand: it may not be used in a cạ "
+                        "(restriction 2).")
+            if partner in self.skipped[seat]:
+                return (f"You did not eat {partner} as a chắn when you could: it may not be used in "
+                        "a cạ (restriction 3).")
+            r = partner[0]
+            free = [r + s for s in SUITS if _free(counts, r + s)]
+            if len(free) >= 2:
+                return (f"You hold a cạ of rank {r} ({free[0]} {free[1]}): you may not eat another "
+                        "cạ of that rank (restriction 4).")
+            if self.broke_ca[seat]:
+                return ("You have discarded both cards of a cạ: you may never eat a cạ "
+                        "(restriction 5).")
+            if self.waiting(seat):
+                return "You are one card from ù: you may not eat a cạ (restriction 6)."
+        if len(self.hands[seat]) < 2:
+            return "You would have no card left to discard."
+        return None
+
+    def _chiu_possible(self, seat: int, card: str | None) -> bool:
+        if card is None:
+            return False
+        return self._counts(seat)[card] == 3 and len(self.hands[seat]) > 3
+
+    def _auto_chiu(self, seat: int, card: str) -> bool:
+        """The table's decision for an out-of-turn chíu (chan.md, option chiu="auto")."""
+        if not self._chiu_possible(seat, card):
+            return False
+        if self.waiting(seat):
+            hand = list(self.hands[seat])
+            for _ in range(3):
+                hand.remove(card)
+            t = _plus(_tally(self.all_cards(seat)), card)
+            for d in set(hand):
+                if hand.count(d) % 2 == 1 and _waits_tally(_minus(t, d)):
+                    return True
+            return False
+        return count(self.hands[seat]).trash >= 3
+
+    def chiu_advice(self, seat: int) -> bool:
+        """Would the auto rule chíu the active card for ``seat``?"""
+        return self.active is not None and self._auto_chiu(seat, self.active)
+
+    # -- legal actions ------------------------------------------------------------------------
+
+    def _eat_candidates(self, seat: int) -> list[str]:
+        active = self.active
+        if active is None:
+            return []
+        return [k for k in sort_cards(set(self.hands[seat])) if k == active or is_ca(k, active)]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if seat not in self.to_act:
+            return []
+        phase = self.phase
+        if phase == "offer":
+            return ["chiu", "pass"]
+        if phase == "open" and self.thien_u:
+            return ["u"]
+        if phase in ("open", "discard"):
+            counts = self._counts(seat)
+            kinds = sort_cards(counts)
+            ok = [k for k in kinds if self._discard_reason(seat, k, counts) is None]
+            return ["discard " + k for k in (ok or kinds)]
+        out = ["eat " + k for k in self._eat_candidates(seat) if self._eat_reason(seat, k) is None]
+        if phase == "turn":
+            out.append("draw")
+        else:
+            out.append("pass")
+        if self._chiu_possible(seat, self.active):
+            out.append("chiu")
+        return out
+
+    # -- apply --------------------------------------------------------------------------------
+
+    def _not_now(self, verb: str) -> IllegalAction:
+        phase = self.phase
+        if phase == "offer":
+            return IllegalAction("Answer the chíu offer first: chiu or pass.")
+        if phase in ("open", "discard"):
+            return IllegalAction("Discard a card now.")
+        if phase == "turn":
+            return IllegalAction("Eat the card on offer, draw, or chíu." if verb != "pass" else
+                                 "Nothing to pass: eat the card on offer or draw.")
+        if phase == "drawn":
+            return IllegalAction("You have drawn: eat the drawn card, pass, or chíu.")
+        return IllegalAction("You cannot do that now.")
+
+    @staticmethod
+    def _one_card(rest: str) -> str:
+        try:
+            cards = parse_cards(rest)
+        except ValueError as exc:
+            raise IllegalAction(str(exc).replace("'", "") + ".") from None
+        if len(cards) != 1:
+            raise IllegalAction("Name exactly one card.")
+        return cards[0]
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        if self.phase == "over":
+            raise IllegalAction("The game is over.")
+        if seat not in self.to_act:
+            if self.phase == "offer":
+                raise IllegalAction("Waiting for a player to answer a chíu offer.")
+            raise IllegalAction("It is not your turn.")
+        text = " ".join(str(action).split())
+        verb, _, rest = text.partition(" ")
+        verb = verb.lower()
+        if verb not in ("discard", "eat", "draw", "pass", "chiu", "u"):
+            raise IllegalAction(f"Unknown action {verb!r}: use eat, draw, pass, discard or chiu.")
+        if verb in ("draw", "pass", "chiu", "u") and rest:
+            raise IllegalAction(f"{verb} takes no cards.")
+        phase = self.phase
+        if phase == "offer":
+            if verb == "chiu":
+                return self._record(seat, "chiu", self._chiu(seat, out_of_turn=True))
+            if verb == "pass":
+                return self._record(seat, "pass", self._decline_offer(seat))
+            raise self._not_now(verb)
+        if verb == "u":
+            if phase == "open" and self.thien_u:
+                return self._record(seat, "u", self._win(0, None, how="thiên ù"))
+            raise IllegalAction("Ù is declared automatically when a drawn card completes your hand.")
+        if phase == "open" and self.thien_u:
+            raise IllegalAction("Your dealt hand is ù (thiên ù): declare it.")
+        if verb == "discard":
+            if phase not in ("open", "discard"):
+                raise self._not_now(verb)
+            card = self._one_card(rest)
+            if card not in self.hands[seat]:
+                raise IllegalAction(f"You do not have {card}.")
+            if "discard " + card not in self.legal_actions(seat):
+                raise IllegalAction(self._discard_reason(seat, card) or f"You may not discard {card}.")
+            return self._record(seat, "discard " + card, self._discard(seat, card))
+        if phase not in ("turn", "drawn"):
+            raise self._not_now(verb)
+        if verb == "eat":
+            card = self._one_card(rest)
+            reason = self._eat_reason(seat, card)
+            if reason:
+                raise IllegalAction(reason)
+            return self._record(seat, "eat " + card, self._eat(seat, card))
+        if verb == "draw":
+            if phase != "turn":
+                raise IllegalAction("You have already drawn: eat the drawn card, pass, or chíu.")
+            return self._record(seat, "draw", self._draw(seat))
+        if verb == "pass":
+            if phase != "drawn":
+                raise self._not_now(verb)
+            return self._record(seat, "pass", self._pass(seat))
+        # chiu
+        if not self._chiu_possible(seat, self.active):
+            if self.active is None or self._counts(seat)[self.active] != 3:
+                raise IllegalAction("You can chíu only when you hold three of the card on offer.")
+            raise IllegalAction("You would have no card left to discard after the chíu.")
+        return self._record(seat, "chiu", self._chiu(seat, out_of_turn=False))
+
+    def _record(self, seat: int, action: str, events: list[Event]) -> list[Event]:
+        self.actions.append([seat, action])
+        return events
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def _take_active(self) -> str:
+        card = self.active
+        assert card is not None
+        if self.active_from is not None:
+            row = self.rows[self.active_from]
+            assert row and row[-1] == card
+            row.pop()
+        self.active = None
+        self.active_from = None
+        return card
+
+    def _note_skip(self, seat: int) -> None:
+        """Restriction 3: the active card could have been eaten as a chắn and was not."""
+        card = self.active
+        if card is not None and card in self.hands[seat] and self._eat_reason(seat, card) is None:
+            self.skipped[seat].add(card)
+
+    def _eat(self, seat: int, partner: str) -> list[Event]:
+        card = self._take_active()
+        self.hands[seat].remove(partner)
+        pair = tuple(sort_cards([card, partner]))
+        self.laid[seat].append(pair)
+        kind = "chắn" if partner == card else "cạ"
+        if kind == "cạ":
+            self.ate_ca[seat] = True
+            self.used[seat].update((card, partner))
+        self.current = seat
+        self.phase = "discard"
+        return [Event(seat, "eat", pair, kind)]
+
+    def _draw(self, seat: int) -> list[Event]:
+        self._note_skip(seat)
+        self.active = None
+        self.active_from = None
+        card = self.stock[self.stock_pos]
+        self.stock_pos += 1
+        events = [Event(seat, "draw", (card,), "turned up")]
+        n = self.num_players
+        for k in range(n):
+            s = (seat + k) % n
+            if _tally_win(_plus(_tally(self.all_cards(s)), card), card):
+                events.append(Event(s, "u", (card,), "ù" if s == seat else "ù on the drawn card"))
+                events += self._win(s, card, how="ù", self_drawn=(s == seat))
+                return events
+        self.active = card
+        self.active_from = None
+        self.phase = "drawn"
+        for k in range(1, n):
+            h = (seat + k) % n
+            if self._chiu_possible(h, card):
+                events += self._out_of_turn_chiu(h, card, drawer=seat)
+                break
+        return events
+
+    def _pass(self, seat: int) -> list[Event]:
+        self._note_skip(seat)
+        card = self.active
+        assert card is not None
+        self.rows[seat].append(card)
+        self.active_from = seat
+        return [Event(seat, "pass", (card,), "left the drawn card")] + self._card_out(seat, card, discard=False)
+
+    def _discard(self, seat: int, card: str) -> list[Event]:
+        self.hands[seat].remove(card)
+        if self._ca_partner_discard(seat, card) is not None:
+            self.broke_ca[seat] = True
+        self.discarded[seat].append(card)
+        self.used[seat].add(card)
+        self.rows[seat].append(card)
+        self.active = card
+        self.active_from = seat
+        return [Event(seat, "discard", (card,))] + self._card_out(seat, card, discard=True)
+
+    def _card_out(self, seat: int, card: str, *, discard: bool) -> list[Event]:
+        """A card went onto ``seat``'s trash row: chíu ù, chíu offers, then the next turn."""
+        n = self.num_players
+        events: list[Event] = []
+        if discard:
+            for k in range(1, n):
+                h = (seat + k) % n
+                if self._counts(h)[card] == 3 and \
+                        _tally_win(_plus(_tally(self.all_cards(h)), card), card):
+                    self.current = h
+                    pairs = self._lay_quad(h, self._take_active())
+                    events.append(Event(h, "chiu", pairs, "chíu ù"))
+                    events.append(Event(h, "u", (card,), "chíu ù"))
+                    return events + self._win(h, card, how="chíu ù")
+        if self.stock_left == 0:
+            return events + self._draw_game()
+        self.current = (seat + 1) % n
+        self.phase = "turn"
+        if discard:
+            for k in range(2, n):
+                h = (seat + k) % n
+                if self._chiu_possible(h, card):
+                    events += self._out_of_turn_chiu(h, card, drawer=None)
+                    break
+        return events
+
+    def _lay_quad(self, seat: int, card: str) -> tuple[str, ...]:
+        for _ in range(3):
+            self.hands[seat].remove(card)
+        self.laid[seat] += [(card, card), (card, card)]
+        return (card,) * 4
+
+    def _out_of_turn_chiu(self, h: int, card: str, *, drawer: int | None) -> list[Event]:
+        if self.options.get("chiu") == "ask":
+            self.offer = {"seat": h, "card": card, "drawer": drawer, "resume": self.phase,
+                          "current": self.current}
+            self.phase = "offer"
+            return [Event(h, "offer", (card,), "may chíu")]
+        if self._auto_chiu(h, card):
+            return self._chiu(h, out_of_turn=True)
+        return []
+
+    def _decline_offer(self, seat: int) -> list[Event]:
+        offer = self.offer
+        self.offer = None
+        self.phase = offer["resume"]
+        self.current = offer["current"]
+        return [Event(seat, "pass", (offer["card"],), "declined the chíu")]
+
+    def _chiu(self, seat: int, *, out_of_turn: bool) -> list[Event]:
+        self.offer = None
+        card = self._take_active()
+        pairs = self._lay_quad(seat, card)
+        self.current = seat
+        self.phase = "discard"
+        return [Event(seat, "chiu", pairs, "out of turn" if out_of_turn else "")]
+
+    # -- ending -------------------------------------------------------------------------------
+
+    def _win(self, seat: int, card: str | None, *, how: str, self_drawn: bool = False) -> list[Event]:
+        """``seat`` wins; ``card`` completes his hand (None: thiên ù, already 20 cards)."""
+        n = self.num_players
+        cards20 = self.all_cards(seat) + ([card] if card is not None and how == "ù" else [])
+        thien_u = card is None
+        factors = _hand_factors(cards20, card, self_drawn=self_drawn and not thien_u)
+        if thien_u:
+            factors.append("thien_u")
+        if self.options.get("previous_winner") == seat:
+            factors.append("u_thong")
+        final = Counter(cards20)
+        dealt = Counter(self.dealt[seat])
+        for kind, k in final.items():
+            if k == 4:
+                d = dealt[kind]
+                if d >= 4:
+                    factors.append("thien_khai")
+                elif d == 3:
+                    factors.append("chiu")
+                elif d == 2:
+                    factors.append("bon")
+        factors = _finish_factors(factors)
+        points, ga = _points(factors), _ga(factors)
+        chans, cas, trash = partition(cards20)
+        order = [(seat + k) % n for k in range(n)]
+        transfers = [Transfer(s, seat, points, "ù") for s in order[1:]]
+        ranks = [0] * n
+        for r, s in enumerate(order, 1):
+            ranks[s] = r
+        notes: list[list[str]] = [[] for _ in range(n)]
+        notes[seat] = [FACTORS[f][0] for f in factors]
+        pts: list[int | None] = [None] * n
+        pts[seat] = points
+        name = {"thiên ù": "thiên ù", "chíu ù": "chíu ù"}.get(how, "ù")
+        summary = f"Seat {seat} {name}" + (f" on {card}" if card else "") + \
+            f": {', '.join(FACTORS[f][0] for f in factors)} — {points} points" + (f", {ga} gà" if ga else "")
+        outcome = outcome_from_transfers(n, seat, ranks, transfers, points=pts, notes=notes, summary=summary)
+        for r in outcome.results:
+            r.ga = ga * (n - 1) if r.seat == seat else -ga
+        outcome.check_balanced()
+        self._outcome = outcome
+        self._end = {
+            "how": name, "winning_card": card, "self_drawn": bool(self_drawn and not thien_u),
+            "factors": [{"id": f, "name": FACTORS[f][0], "points": FACTORS[f][1], "dich": FACTORS[f][2]}
+                        for f in factors],
+            "points": points, "ga": ga,
+            "hand": {"chan": [[k, k] for k in chans], "ca": [list(p) for p in cas], "trash": trash,
+                     "cards": sort_cards(cards20)},
+        }
+        self.phase = "over"
+        self.active = None
+        self.active_from = None
+        self.offer = None
+        return [Event(None, "end", (), summary)]
+
+    def _draw_game(self) -> list[Event]:
+        n = self.num_players
+        summary = "The stock ran out with no ù: a draw, no payment."
+        self._outcome = outcome_from_transfers(n, None, [1] * n, [], summary=summary)
+        self._end = {"how": "draw", "winning_card": None, "self_drawn": False, "factors": [],
+                     "points": 0, "ga": 0, "hand": None}
+        self.phase = "over"
+        self.active = None
+        self.active_from = None
+        self.offer = None
+        return [Event(None, "end", (), summary)]
+
+    def outcome(self) -> Outcome:
+        if self._outcome is None:
+            raise RuntimeError("the game is not over")
+        return self._outcome
+
+    # -- views and records --------------------------------------------------------------------
+
+    def _outcome_dict(self) -> dict[str, Any] | None:
+        o = self._outcome
+        if o is None:
+            return None
+        end = self._end or {}
+        return {
+            "winner": o.winner,
+            "summary": o.summary,
+            "how": end.get("how"),
+            "winning_card": end.get("winning_card"),
+            "results": [{"seat": r.seat, "rank": r.rank, "points": r.points, "payout": r.payout,
+                         "ga": r.ga, "notes": list(r.notes)} for r in o.results],
+            "transfers": [{"payer": t.payer, "payee": t.payee, "units": t.units, "reason": t.reason}
+                          for t in o.transfers],
+            "factors": [dict(f) for f in end.get("factors", [])],
+            "points": end.get("points", 0),
+            "ga": end.get("ga", 0),
+            "hand": end.get("hand"),
+            "hands": [sort_cards(h) for h in self.hands],
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        n = self.num_players
+        over = self.phase == "over"
+        own = seat is not None and 0 <= seat < n
+        c = self.hand_count(seat) if own else None
+        offer = self.offer
+        return {
+            "game": "chan",
+            "seat": seat,
+            "num_players": n,
+            "options": {"chiu": self.options.get("chiu")},
+            "current": None if over else self.current,
+            "to_act": list(self.to_act),
+            "phase": self.phase,
+            "stock": self.stock_left,
+            "active": self.active,
+            "active_from": self.active_from,
+            "offer": None if offer is None else {"seat": offer["seat"], "card": offer["card"]},
+            "rows": [list(r) for r in self.rows],
+            "laid": [[list(p) for p in pairs] for pairs in self.laid],
+            "hand_sizes": [len(h) for h in self.hands],
+            "hand": list(self.hands[seat]) if own else [],
+            "count": None if c is None else {"chan": c.chan, "ca": c.ca, "trash": c.trash},
+            "trash_cards": self.trash_cards(seat) if own and not over else [],
+            "no_discard": self.forbidden_discards(seat) if own and not over else [],
+            "waiting": bool(self.waiting(seat)) if own and not over and
+            len(self.all_cards(seat)) == 19 else False,
+            "chiu_advice": bool(own and not over and seat in self.to_act and self.chiu_advice(seat)),
+            "legal": self.legal_actions(seat) if own else [],
+            "outcome": self._outcome_dict(),
+        }
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "game": "chan",
+            "version": 1,
+            "options": {"players": self.num_players, **self.options},
+            "deck": list(self.deck),
+            "actions": [[s, a] for s, a in self.actions],
+        }
+
+
+def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
+              options: dict[str, Any] | None = None) -> ChanState:
+    return ChanState(players, seed=seed, deck=deck, options=options)
+
+
+GAME = Game(name="chan", title="Chắn", min_players=2, max_players=4, new_state=new_state,
+            default_options={"chiu": "auto", "previous_winner": None})
+
+__all__ = ["CC", "FACTORS", "GAME", "ChanState", "Count", "Win", "count", "is_red", "is_win",
+           "partition", "score_win", "waits", "vi_name"]
