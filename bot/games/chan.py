@@ -734,7 +734,9 @@ class ChanState:
     def _win(self, seat: int, card: str | None, *, how: str, self_drawn: bool = False) -> list[Event]:
         """``seat`` wins; ``card`` completes his hand (None: thiên ù, already 20 cards)."""
         n = self.num_players
-        cards20 = self.all_cards(seat) + ([card] if card is not None and how == "ù" else [])
+        if card is not None and how == "ù":  # the drawn winning card joins the winner's hand
+            self.hands[seat] = sort_cards(self.hands[seat] + [card])
+        cards20 = self.all_cards(seat)
         thien_u = card is None
         factors = _hand_factors(cards20, card, self_drawn=self_drawn and not thien_u)
         if thien_u:
