@@ -135,6 +135,7 @@ class Deck(ABC):
 #: Built-in decks, imported on first use: name -> module defining ``DECK``.
 _DECK_MODULES = {
     "french": "rendering.french",
+    "tosom": "rendering.tosom",
 }
 
 _decks: dict[str, Deck] = {}
