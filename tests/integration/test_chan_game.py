@@ -1,0 +1,157 @@
+"""Whole Chắn games through Discord: timers, Quick Select, a refused restriction, gà in the ledger."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games.chan import GAME
+from bot.games.tosom import FULL_DECK, parse_cards
+from cogs.chan import ChanUI
+from tests.simhelpers import Players, buttons, dm, enabled, play_channel, private_texts
+
+MOVES = ("Ù!", "Chíu", "Eat Chắn", "Eat Cạ", "Eat Cạ*", "Discard", "Draw", "Pass")  # tried after Quick Select
+
+
+async def start_table(env, humans: int, ai: int, *, deck=None, **options):
+    players = Players(env, humans)
+    host = players.members[0]
+    await host.slash(players.channel, "chan new", **options)
+    for member in players.members[1:]:
+        await member.click(players.channel.last_message, label="Join")
+    for _ in range(ai):
+        await host.click(players.channel.last_message, label="Add AI")
+    env.bot.tables.next_deck = deck
+    await host.click(players.channel.last_message, label="Start")
+    return players
+
+
+def table_of(env):
+    (table,) = [t for t in env.bot.tables.tables.values()]
+    return table
+
+
+def game_over(players) -> bool:
+    last = play_channel(players).last_message
+    return last is not None and "Rematch" in buttons(last)
+
+
+async def ledger_rows(env, game_id: int):
+    return await env.bot.db.fetchall("SELECT * FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))
+
+
+def pack(*hands: str) -> list[str]:
+    cards = [c for h in hands for c in parse_cards(h)]
+    rest = Counter(FULL_DECK) - Counter(cards)
+    return cards + [c for c in FULL_DECK if rest[c] and not rest.subtract([c])]
+
+
+async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env):
+    env = simcord_env
+    players = await start_table(env, 1, 3, stake=10, ga_stake=5, turn_seconds=60)
+    (lan,) = players.members
+    table = table_of(env)
+    game_id = table.game_id
+    assert dm(lan).attachments[0].filename == "hand.png"
+    assert " chắn / " in ChanUI().hand_image(table.state.view(0), [], True).caption
+    for _ in range(80):
+        if game_over(players):
+            break
+        await env.advance_time(60)
+    assert game_over(players)
+    rows = await ledger_rows(env, game_id)
+    outcome = table.state.outcome()
+    assert len(rows) == 4 and sum(r["chips"] for r in rows) == 0 and sum(r["ga"] for r in rows) == 0
+    for r in rows:
+        res = outcome.results[r["seat"]]
+        assert r["chips"] == res.payout * 10 + res.ga * 5 and r["ga"] == res.ga
+    result = play_channel(players).last_message
+    assert "result" in result.embeds[0].title
+    assert result.attachments and result.attachments[0].filename == "result.png"
+    if outcome.winner is not None:
+        assert "points" in result.embeds[0].description
+    board = await lan.slash(players.channel, "leaderboard", game="chan", period="week", by="ga")
+    assert "by ga" in board.response.embeds[0].title
+    assert "lan" in board.response.embeds[0].description
+
+
+async def test_a_game_played_only_with_quick_select(simcord_env):
+    env = simcord_env
+    players = await start_table(env, 1, 3)
+    (lan,) = players.members
+    table = table_of(env)
+    moves = 0
+    while not game_over(players):
+        assert "Quick Select" in enabled(dm(lan)), dm(lan).content
+        await lan.user.click(dm(lan), label="Quick Select")
+        message = dm(lan)
+        move = next(label for label in MOVES if label in enabled(message))
+        told = await lan.user.click(message, label=move)
+        assert private_texts(told) == [], (move, private_texts(told))
+        moves += 1
+        assert moves < 200
+    rows = await ledger_rows(env, table.game_id)
+    assert sum(r["chips"] for r in rows) == 0
+    assert "Game over" in dm(lan).content
+
+
+LAN = "2V 3W 4S 5V 6W 7S 8V 9W CC 2S 3V 4W 6S 7W 8S 9V 2W 3S 4V 9S"
+MINH = "2V 3W 4S 5V 6W 7S 8V 9W CC 2S 3V 4W 5W 7V 8S 9V 2W 3S 4V"  # holds 5V and 5W
+
+
+async def test_a_restriction_is_refused_with_its_reason(simcord_env):
+    env = simcord_env
+    players = await start_table(env, 2, 0, deck=pack(LAN, MINH), chiu="ask")
+    lan, minh = players.members
+    table = table_of(env)
+    await lan.user.select(dm(lan), ["5V#1"])
+    await lan.user.click(dm(lan), label="Discard")
+    assert table.version == 1
+    await minh.user.select(dm(minh), ["5W#1"])
+    assert {"Eat Cạ", "Draw"} <= enabled(dm(minh)) and "Eat Chắn" not in enabled(dm(minh))
+    told = await minh.user.click(dm(minh), label="Eat Cạ")
+    (reason,) = private_texts(told)
+    assert "Chắn first" in reason and table.version == 1
+    await minh.user.select(dm(minh), ["5V#1"])
+    told = await minh.user.click(dm(minh), label="Eat Chắn")
+    assert private_texts(told) == [] and table.state.laid[1] == [("5V", "5V")]
+    board = play_channel(players).last_message.embeds[0]
+    assert "ate" in board.fields[-1].value and "五萬" in board.fields[-1].value
+    # Find Trash selects trash cards only
+    await minh.user.click(dm(minh), label="Find Trash")
+    assert table.selection[1] and all(t.split("#")[0] in table.state.trash_cards(1) for t in table.selection[1])
+
+
+# --------------------------------------------------------------------------------------------
+# Quick Select + any enabled move button is always legal (no Discord needed)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), ask=st.booleans())
+def test_quick_select_then_any_enabled_move_is_legal(players, seed, ask):
+    ui = ChanUI()
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed, options={"chiu": "ask" if ask else "auto"})
+    steps = 0
+    while not state.is_over:
+        seat = rng.choice(state.to_act)
+        view = state.view(seat)
+        selection = ui.keep_selection(view, ui.helper("quick", state, seat, []))
+        assert len(selection) == len(set(selection))
+        specs = ui.buttons(view, selection)
+        moves = [b for b in specs if b.enabled and b.key not in ui.helper_keys]
+        assert moves
+        for spec in moves:
+            assert ui.action_for(spec.key, view, selection) in view["legal"], (spec.key, selection)
+        sel = ui.select(view, selection, True)
+        if sel is not None:
+            assert len(sel.options) <= 25 and set(selection) <= {o.value for o in sel.options}
+        assert sum(1 for b in specs if b.row == 1) <= 5 and all(1 <= b.row <= 4 for b in specs)
+        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else
+                    ui.action_for(rng.choice(moves).key, view, selection))
+        steps += 1
+        assert steps < 1500
