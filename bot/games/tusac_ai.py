@@ -1,0 +1,63 @@
+"""A quick heuristic Tứ Sắc player.
+
+``choose(state, seat)`` returns one of ``state.legal_actions(seat)``;
+``quick_select(state, seat)`` returns the private cards the UI should pre-select for it.
+
+Heuristics: an eat followed by the forced discard always brings the trash count down by one,
+while a draw rarely helps, so the AI eats whenever it may; among eats it prefers the lowest
+trash afterwards, then the most outs kept after its best discard, then the higher value. It
+discards a worst trash card (tusac.md), and among equally bad ones the card with the fewest
+unseen copies, which is the least likely to be claimed by someone else.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .tusac import TuSacState
+from .tusac_sets import outs, private_value, sort_key, trash_after, worst_codes
+
+
+def _best_discard(hand: Counter, unseen: Counter) -> tuple[str | None, int]:
+    """The worst trash card to throw and the outs it keeps (None without trash)."""
+    worst = worst_codes(hand, unseen)
+    if not worst:
+        return None, 0
+    card = min(worst, key=lambda c: (unseen[c], sort_key(c)))
+    return card, outs(hand, card, unseen)
+
+
+def _eat_score(state: TuSacState, seat: int, cards: list[str], unseen: Counter) -> tuple:
+    hand = state.private[seat]
+    rest = Counter(hand)
+    rest.subtract(cards)
+    rest = +rest
+    _, kept = _best_discard(rest, unseen)
+    value = private_value(rest)
+    return (trash_after(hand, cards), -kept, -(value[0] if value else 0), [sort_key(c) for c in cards])
+
+
+def choose(state: TuSacState, seat: int) -> str:
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    if len(legal) == 1:
+        return legal[0]
+    if state.phase == "discard":
+        card, _ = _best_discard(state.private[seat], state.unseen(seat))
+        return f"discard {card}"
+    eats = [a.split()[1:] for a in legal if a.startswith("eat ")]
+    if not eats:
+        return legal[0]
+    unseen = state.unseen(seat)
+    best = min(eats, key=lambda cards: _eat_score(state, seat, cards, unseen))
+    return "eat " + " ".join(best)
+
+
+def quick_select(state: TuSacState, seat: int) -> list[str]:
+    """Private cards to pre-select so that the matching button plays what ``choose`` would:
+    the cards to eat with, or a worst trash card; nothing when drawing or passing is best."""
+    if seat not in state.to_act:
+        return []
+    verb, _, rest = choose(state, seat).partition(" ")
+    return rest.split() if verb in ("eat", "discard") else []
