@@ -3,7 +3,8 @@
 from .base import Event, Game, IllegalAction, Outcome, SeatResult, Transfer
 from .chan import GAME as CHAN
 from .phom import GAME as PHOM
+from .tusac import GAME as TUSAC
 
-REGISTRY: dict[str, Game] = {game.name: game for game in (PHOM, CHAN,)}
+REGISTRY: dict[str, Game] = {game.name: game for game in (PHOM, CHAN, TUSAC)}
 
 __all__ = ["REGISTRY", "Event", "Game", "IllegalAction", "Outcome", "SeatResult", "Transfer"]
