@@ -367,19 +367,35 @@ def improves(counts: Mapping[str, int], card: str) -> bool:
     return _group_improves(GROUPS[g][0], group_key(counts, g), i)
 
 
-def outs(counts: Mapping[str, int], card: str, unseen: Mapping[str, int]) -> int:
-    """Unseen cards that would lower the trash count of the block without ``card``."""
+def _group_outs(counts: Mapping[str, int], g: int, unseen: Mapping[str, int]) -> int:
+    return sum(unseen.get(code, 0) for code in GROUPS[g][1]
+               if unseen.get(code, 0) > 0 and improves(counts, code))
+
+
+def _without(counts: Mapping[str, int], card: str) -> Counter:
     rest = Counter(counts)
     rest[card] -= 1
-    rest = +rest
-    return sum(n for code, n in unseen.items() if n > 0 and improves(rest, code))
+    return +rest
+
+
+def outs(counts: Mapping[str, int], card: str, unseen: Mapping[str, int]) -> int:
+    """Unseen cards that would lower the trash count of the block without ``card``."""
+    rest = _without(counts, card)
+    return sum(_group_outs(rest, g, unseen) for g in range(len(GROUPS)))
 
 
 def worst_codes(counts: Mapping[str, int], unseen: Mapping[str, int]) -> list[str]:
     """The trash codes whose discard keeps the most outs (tusac.md "Worst card")."""
-    scored = [(outs(counts, code, unseen), code) for code in trash_codes(counts)]
-    if not scored:
+    codes = trash_codes(counts)
+    if not codes:
         return []
+    # A discard changes only its own group's outs: count the other groups once.
+    per_group = [_group_outs(counts, g, unseen) for g in range(len(GROUPS))]
+    total = sum(per_group)
+    scored = []
+    for code in codes:
+        g = GROUP_OF[code][0]
+        scored.append((total - per_group[g] + _group_outs(_without(counts, code), g, unseen), code))
     best = max(s for s, _ in scored)
     return [code for s, code in scored if s == best]
 
