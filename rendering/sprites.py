@@ -136,6 +136,7 @@ class Deck(ABC):
 _DECK_MODULES = {
     "french": "rendering.french",
     "tosom": "rendering.tosom",
+    "tusac": "rendering.tusac",
 }
 
 _decks: dict[str, Deck] = {}
