@@ -82,3 +82,32 @@ def private_texts(result: InteractionResult) -> list[str]:
     if result.ephemeral and result.response is not None:
         texts.insert(0, result.response.content)
     return texts
+
+
+async def start_table(env, game: str, humans: int, ai: int, *, deck=None, **options) -> Players:
+    """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``."""
+    players = Players(env, humans)
+    host = players.members[0]
+    await host.slash(players.channel, f"{game} new", **options)
+    for member in players.members[1:]:
+        await member.click(players.channel.last_message, label="Join")
+    for _ in range(ai):
+        await host.click(players.channel.last_message, label="Add AI")
+    env.bot.tables.next_deck = deck
+    await host.click(players.channel.last_message, label="Start")
+    return players
+
+
+def table_of(env):
+    """The one table of the test."""
+    (table,) = list(env.bot.tables.tables.values())
+    return table
+
+
+def game_over(players: Players) -> bool:
+    last = play_channel(players).last_message
+    return last is not None and "Rematch" in buttons(last)
+
+
+async def ledger_rows(env, game_id: int):
+    return await env.bot.db.fetchall("SELECT * FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))

@@ -69,6 +69,13 @@ class Meld:
         return {"kind": self.kind, "cards": list(self.cards)}
 
 
+def _won_with(how: str, card: str | None = None, source: int | None = None) -> str:
+    if how == "deal":
+        return "with a dealt hand without trash"
+    where = "drawn from the stock" if how == "drawn" else f"discarded by Seat {source}"
+    return f"with {card_name(card)} {where}"
+
+
 def _names(cards: Sequence[str]) -> str:
     return " ".join(card_name(c) for c in cards)
 
@@ -280,7 +287,7 @@ class TuSacState:
         if self.phase != "declare":
             raise IllegalAction("You cannot declare a win now: the table finds wins by itself.")
         self.actions.append([seat, "u"])
-        return [Event(seat, "u", (), "a dealt hand without trash")] + self._finish_win(seat, "deal")
+        return [Event(seat, "u", (), _won_with("deal"))] + self._finish_win(seat, "deal")
 
     # -- a card becomes active: forced claims -------------------------------------------------
 
@@ -369,8 +376,7 @@ class TuSacState:
         card, source = self.active, self.active_from
         how = "drawn" if self.active_drawn else "discard"
         won = self._meld(seat, meld, self._meld_kind(seat, meld))
-        text = "drawn from the stock" if how == "drawn" else f"discarded by Seat {source}"
-        event = Event(seat, "u", won.cards, f"wins with {card_name(card)} {text}")
+        event = Event(seat, "u", won.cards, _won_with(how, card, source))
         return [event] + self._finish_win(seat, how, card, source)
 
     def _finish_win(self, winner: int, how: str, card: str | None = None,
@@ -407,12 +413,7 @@ class TuSacState:
             ranks[s] = r
             notes[s].insert(0, f"trash {self.trash(s)}")
         points = [value if s == winner else None for s in range(n)]
-        if how == "deal":
-            won = "with the dealt hand"
-        else:
-            won = f"with {card_name(card)} " + ("drawn from the stock" if how == "drawn"
-                                                 else f"discarded by Seat {source}")
-        summary = (f"Seat {winner} wins {won} · hand value {value} · each loser owes {pay}"
+        summary = (f"Seat {winner} wins {_won_with(how, card, source)} · hand value {value} · each loser owes {pay}"
                    + (" (doubled: Quan/Khui)" if quan_or_khui else ""))
         if penalty is not None:
             summary += f" · Seat {penalty} discarded a card that was not a worst one and pays for everyone"

@@ -133,7 +133,7 @@ def test_dealt_hand_without_trash_wins_at_once():
     with pytest.raises(IllegalAction, match="declare"):
         state.apply(0, "discard RK")
     events = state.apply(0, "u")
-    assert events[0] == Event(0, "u", (), "a dealt hand without trash")
+    assert events[0] == Event(0, "u", (), "with a dealt hand without trash")
     assert state.is_over and state.outcome().winner == 0
     value = state.view(None)["outcome"]["value"]
     assert value == hand_value(state.view(None)["outcome"]["hands"][0]["private"])
@@ -287,7 +287,7 @@ def test_win_comes_before_the_khap_claim():
     state = new(["WN YA", "WN WN WN GA GE", "WR WC"], players=3, worst_card_penalty=False)
     events = state.apply(0, "discard WN")
     assert [e.kind for e in events] == ["discard", "u", "end"]
-    assert events[1] == Event(2, "u", ("WR", "WC", "WN"), "wins with White Mã discarded by Seat 0")
+    assert events[1] == Event(2, "u", ("WR", "WC", "WN"), "with White Mã discarded by Seat 0")
     assert state.outcome().winner == 2
     # Minh's Khap is paid for by the other loser, not by the winner.
     assert (0, 1, 3, "Khap") in transfers(state)
@@ -311,7 +311,7 @@ def test_win_with_a_drawn_card():
     state.apply(0, "discard GA")
     events = state.apply(1, "draw")
     assert events[0] == Event(1, "draw", ("WN",))
-    assert events[1] == Event(1, "u", ("WR", "WC", "WN"), "wins with White Mã drawn from the stock")
+    assert events[1] == Event(1, "u", ("WR", "WC", "WN"), "with White Mã drawn from the stock")
     assert state.is_over and state.outcome().winner == 1
     assert state.view(None)["outcome"]["penalty"] is None
 
