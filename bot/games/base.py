@@ -98,6 +98,25 @@ def outcome_from_transfers(
     return Outcome(winner=winner, results=results, transfers=list(transfers), summary=summary)
 
 
+def outcome_dict(outcome: Outcome) -> dict[str, Any]:
+    """The JSON form of an outcome that views carry: winner, summary, results and transfers."""
+    return {
+        "winner": outcome.winner,
+        "summary": outcome.summary,
+        "results": [{"seat": r.seat, "rank": r.rank, "points": r.points, "payout": r.payout,
+                     "notes": list(r.notes)} for r in outcome.results],
+        "transfers": [{"payer": t.payer, "payee": t.payee, "units": t.units, "reason": t.reason}
+                      for t in outcome.transfers],
+    }
+
+
+def make_record(game: str, players: int, options: dict[str, Any], deck: Sequence[str],
+                actions: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """A game record (shared/rules/notation.md): enough to replay the game exactly."""
+    return {"game": game, "version": 1, "options": {"players": players, **options}, "deck": list(deck),
+            "actions": [[seat, action] for seat, action in actions]}
+
+
 class GameState(Protocol):
     num_players: int
 

@@ -40,7 +40,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .base import Event, Game, IllegalAction, Outcome, Transfer, outcome_from_transfers, shuffled
+from .base import (Event, Game, IllegalAction, Outcome, Transfer, make_record, outcome_dict,
+                   outcome_from_transfers, shuffled)
 from .tusac_sets import (CODES, FULL_PACK, KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, arrange, card_name,
                          counts_of, free_count, glyph, hand_value, khaps_of, melds_with, outs,
                          pair_exempt, parse_card, parse_cards, payment, private_value, set_value,
@@ -453,19 +454,10 @@ class TuSacState:
                 "trash_count": len(trash)}
 
     def _outcome_dict(self) -> dict[str, Any] | None:
-        o = self._outcome
-        if o is None:
+        if self._outcome is None:
             return None
-        return {
-            "winner": o.winner,
-            "summary": o.summary,
-            "results": [{"seat": r.seat, "rank": r.rank, "points": r.points,
-                         "payout": r.payout, "notes": list(r.notes)} for r in o.results],
-            "transfers": [{"payer": t.payer, "payee": t.payee, "units": t.units,
-                           "reason": t.reason} for t in o.transfers],
-            **self._end,
-            "hands": [self.hand_summary(s) for s in range(self.num_players)],
-        }
+        return {**outcome_dict(self._outcome), **self._end,
+                "hands": [self.hand_summary(s) for s in range(self.num_players)]}
 
     def view(self, seat: int | None) -> dict[str, Any]:
         n = self.num_players
@@ -499,21 +491,10 @@ class TuSacState:
         }
 
     def record(self) -> dict[str, Any]:
-        return {
-            "game": "tusac",
-            "version": 1,
-            "options": {"players": self.num_players, **self.options},
-            "deck": list(self.deck),
-            "actions": [[s, a] for s, a in self.actions],
-        }
+        return make_record("tusac", self.num_players, self.options, self.deck, self.actions)
 
 
-def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
-              options: dict[str, Any] | None = None) -> TuSacState:
-    return TuSacState(players, seed=seed, deck=deck, options=options)
-
-
-GAME = Game(name="tusac", title="Tứ Sắc", min_players=2, max_players=4, new_state=new_state,
+GAME = Game(name="tusac", title="Tứ Sắc", min_players=2, max_players=4, new_state=TuSacState,
             default_options={"worst_card_penalty": True})
 
 __all__ = ["GAME", "Meld", "TuSacState", "card_name", "counts_of", "glyph", "hand_value", "outs",
