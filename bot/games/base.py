@@ -16,8 +16,9 @@ Actions and cards use the notation of ``shared/rules/notation.md``.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 
 class IllegalAction(ValueError):
@@ -170,6 +171,18 @@ def shuffled(pack: Sequence[str], seed: int | None) -> list[str]:
     """The pack shuffled with ``random.Random(seed)`` (notation.md: reproducible from the seed)."""
     cards = list(pack)
     random.Random(seed).shuffle(cards)
+    return cards
+
+
+def pack_order(pack: Sequence[str], *, seed: int | None, deck: Sequence[str] | None,
+               parse: Callable[[str], str]) -> list[str]:
+    """The order a game deals from: ``deck`` (each code parsed; it must hold exactly the cards of
+    ``pack``, copies included) or else ``pack`` shuffled with ``seed``."""
+    if deck is None:
+        return shuffled(pack, seed)
+    cards = [parse(c) for c in deck]
+    if Counter(cards) != Counter(pack):
+        raise ValueError(f"the deck must hold exactly the {len(pack)} cards of the pack")
     return cards
 
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .base import (Event, Game, IllegalAction, Outcome, Transfer, make_record, outcome_dict,
-                   outcome_from_transfers, shuffled)
+                   outcome_from_transfers, pack_order)
 from .tusac_sets import (CODES, FULL_PACK, KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, arrange, card_name,
                          counts_of, free_count, glyph, hand_value, khaps_of, melds_with, outs,
                          pair_exempt, parse_card, parse_cards, payment, private_value, set_value,
@@ -89,12 +89,7 @@ class TuSacState:
         n = int(players)
         if not 2 <= n <= 4:
             raise ValueError("Tứ Sắc needs 2–4 players")
-        if deck is None:
-            cards = shuffled(FULL_PACK, seed)
-        else:
-            cards = [parse_card(c) for c in deck]
-            if Counter(cards) != Counter(FULL_PACK):
-                raise ValueError("the deck must hold the 112 cards: four copies of each of 28 codes")
+        cards = pack_order(FULL_PACK, seed=seed, deck=deck, parse=parse_card)
         self.num_players = n
         self.options: dict[str, Any] = {k: v for k, v in (options or {}).items() if k != "players"}
         self.penalty_on = bool(self.options.get("worst_card_penalty", True))
