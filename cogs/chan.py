@@ -10,29 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import chan, chan_ai
-from bot.games.base import IllegalAction
+from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.tosom import RANKS, cjk_name, is_ca, sort_cards, vi_name
-from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
 
 EAT_KEYS = {"eat_chan": "Eat Chắn", "eat_ca": "Eat Cạ", "eat_ca2": "Eat Cạ*"}
 
 
 def card_label(card: str) -> str:
     return f"{cjk_name(card)}({card})"
-
-
-def tokens_for(cards: list[str]) -> list[str]:
-    """Distinct selection tokens for cards in display order: the k-th copy of X is ``X#k``."""
-    seen: dict[str, int] = {}
-    out = []
-    for card in cards:
-        seen[card] = seen.get(card, 0) + 1
-        out.append(f"{card}#{seen[card]}")
-    return out
-
-
-def card_of(token: str) -> str:
-    return token.split("#", 1)[0]
 
 
 def last_copies(hand: list[str], cards: list[str]) -> list[str]:
@@ -65,7 +51,7 @@ def eat_kind(view: dict, card: str) -> str | None:
     return None
 
 
-class ChanUI(GameUI):
+class ChanUI(CopyTokensUI):
     game = chan.GAME
     deck = "tosom"
     helper_keys = frozenset({"quick", "arrange", "trash"})
@@ -88,15 +74,6 @@ class ChanUI(GameUI):
                 raise IllegalAction("No trash: every card is in a chắn or a cạ.")
             return last_copies(state.hands[seat], trash)
         raise IllegalAction("That control is not valid.")
-
-    def keep_selection(self, view: dict, selection: list[str]) -> list[str]:
-        hand = view["hand"]
-        out = []
-        for token in selection:
-            card, _, k = token.partition("#")
-            if k.isdigit() and 1 <= int(k) <= hand.count(card):
-                out.append(token)
-        return out
 
     def card_label(self, card: str) -> str:
         return card_label(card)

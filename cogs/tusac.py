@@ -10,10 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import tusac, tusac_ai
-from bot.games.base import Event, IllegalAction
+from bot.games.base import Event, IllegalAction, card_of, tokens_for
 from bot.games.tusac_sets import COLOURS, card_name, glyph, sort_cards
-from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec
-from cogs.chan import card_of, tokens_for
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
 
 COLOUR_MARKS = {"R": "🔴", "Y": "🟡", "G": "🟢", "W": "⚪"}
 _SEAT = re.compile(r"Seat (\d)")
@@ -53,7 +52,7 @@ def public_groups(view: dict, seat: int) -> list[list[str]]:
     return [list(m["cards"]) for m in view["public"][seat]]
 
 
-class TuSacUI(GameUI):
+class TuSacUI(CopyTokensUI):
     game = tusac.GAME
     deck = "tusac"
     helper_keys = frozenset({"quick", "arrange", "trash"})
@@ -83,10 +82,6 @@ class TuSacUI(GameUI):
             taken.add(index)
             out.append(tokens[index])
         return out
-
-    def keep_selection(self, view: dict, selection: list[str]) -> list[str]:
-        valid = set(tokens_for(view["hand"]))
-        return [token for token in selection if token in valid]
 
     def quick_select(self, state, seat: int) -> list[str]:
         return self._tokens(state.view(seat), tusac_ai.quick_select(state, seat))

@@ -189,3 +189,23 @@ def pack_order(pack: Sequence[str], *, seed: int | None, deck: Sequence[str] | N
 def split_groups(text: str) -> list[list[str]]:
     """``"AS 2S 3S | 5H 5D 5C"`` -> ``[["AS","2S","3S"], ["5H","5D","5C"]]``."""
     return [part.split() for part in text.split("|") if part.strip()]
+
+
+# Hands of Chắn and Tứ Sắc hold identical copies, but a Discord select needs distinct values,
+# so selections name copies: the k-th copy of X (in display order) is ``X#k``.
+def copy_token(card: str, copy: int = 1) -> str:
+    return f"{card}#{copy}"
+
+
+def tokens_for(cards: Sequence[str]) -> list[str]:
+    """Distinct selection tokens for ``cards`` in order: the k-th copy of X is ``X#k``."""
+    seen: dict[str, int] = {}
+    out = []
+    for card in cards:
+        seen[card] = seen.get(card, 0) + 1
+        out.append(copy_token(card, seen[card]))
+    return out
+
+
+def card_of(token: str) -> str:
+    return token.split("#", 1)[0]

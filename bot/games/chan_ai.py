@@ -8,17 +8,9 @@
 
 from __future__ import annotations
 
+from .base import copy_token
 from .chan import ChanState, _count_tally, _minus, _tally, _waits_tally
 from .tosom import KIND_INDEX, is_red
-
-
-def token(card: str, copy: int = 1) -> str:
-    """Selection token of the ``copy``-th copy of ``card`` in a hand: ``2V#1``."""
-    return f"{card}#{copy}"
-
-
-def card_of(tok: str) -> str:
-    return tok.split("#", 1)[0]
 
 
 def _discard_key(t_hand: tuple[int, ...], t_all: tuple[int, ...], kind: str):
@@ -81,8 +73,8 @@ def quick_select(state: ChanState, seat: int) -> list[str]:
         return []
     legal = state.legal_actions(seat)
     if state.phase in ("open", "discard") and legal and legal[0].startswith("discard "):
-        return [token(best_discard(state, seat, legal).split()[1])]
+        return [copy_token(best_discard(state, seat, legal).split()[1])]
     if state.phase in ("turn", "drawn"):
-        return [token(a.split()[1]) for a in legal if a.startswith("eat ")]
+        return [copy_token(a.split()[1]) for a in legal if a.startswith("eat ")]
     return []
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from bot.games.base import Event, Game, IllegalAction
+from bot.games.base import Event, Game, IllegalAction, tokens_for
 
 
 @dataclass(frozen=True)
@@ -131,3 +131,11 @@ class GameUI:
     def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
         """Rows for the end-of-game image: (label, grouped cards, caption) per seat."""
         raise NotImplementedError
+
+
+class CopyTokensUI(GameUI):
+    """For games whose hands hold identical copies: selections are ``X#k`` tokens."""
+
+    def keep_selection(self, view: dict, selection: list[str]) -> list[str]:
+        valid = set(tokens_for(view["hand"]))
+        return [token for token in selection if token in valid]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from rendering import BACK, back_sprite, card_sprite, get_deck, register_deck, render_hand
 from rendering.french import FrenchDeck

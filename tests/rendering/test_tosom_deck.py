@@ -9,7 +9,9 @@ from rendering import BACK, card_sprite, get_deck, render_hand
 
 
 def red_pixels(img) -> int:
-    return sum(1 for r, g, b, a in img.getdata() if a > 200 and r > 150 and g < 90 and b < 90)
+    data = img.convert("RGBA").tobytes()  # getdata() is deprecated in Pillow 13
+    pixels = zip(data[0::4], data[1::4], data[2::4], data[3::4])
+    return sum(1 for r, g, b, a in pixels if a > 200 and r > 150 and g < 90 and b < 90)
 
 
 def test_every_kind_renders_tall_and_cached():
