@@ -12,36 +12,9 @@ from hypothesis import strategies as st
 from bot.games.chan import GAME
 from bot.games.tosom import FULL_DECK, parse_cards
 from cogs.chan import ChanUI
-from tests.simhelpers import Players, buttons, dm, enabled, play_channel, private_texts
+from tests.simhelpers import dm, enabled, game_over, ledger_rows, play_channel, private_texts, start_table, table_of
 
 MOVES = ("Ù!", "Chíu", "Eat Chắn", "Eat Cạ", "Eat Cạ*", "Discard", "Draw", "Pass")  # tried after Quick Select
-
-
-async def start_table(env, humans: int, ai: int, *, deck=None, **options):
-    players = Players(env, humans)
-    host = players.members[0]
-    await host.slash(players.channel, "chan new", **options)
-    for member in players.members[1:]:
-        await member.click(players.channel.last_message, label="Join")
-    for _ in range(ai):
-        await host.click(players.channel.last_message, label="Add AI")
-    env.bot.tables.next_deck = deck
-    await host.click(players.channel.last_message, label="Start")
-    return players
-
-
-def table_of(env):
-    (table,) = [t for t in env.bot.tables.tables.values()]
-    return table
-
-
-def game_over(players) -> bool:
-    last = play_channel(players).last_message
-    return last is not None and "Rematch" in buttons(last)
-
-
-async def ledger_rows(env, game_id: int):
-    return await env.bot.db.fetchall("SELECT * FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))
 
 
 def pack(*hands: str) -> list[str]:
@@ -52,7 +25,7 @@ def pack(*hands: str) -> list[str]:
 
 async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env):
     env = simcord_env
-    players = await start_table(env, 1, 3, stake=10, ga_stake=5, turn_seconds=60)
+    players = await start_table(env, "chan", 1, 3, stake=10, ga_stake=5, turn_seconds=60)
     (lan,) = players.members
     table = table_of(env)
     game_id = table.game_id
@@ -81,7 +54,7 @@ async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env)
 
 async def test_a_game_played_only_with_quick_select(simcord_env):
     env = simcord_env
-    players = await start_table(env, 1, 3)
+    players = await start_table(env, "chan", 1, 3)
     (lan,) = players.members
     table = table_of(env)
     moves = 0
@@ -105,7 +78,7 @@ MINH = "2V 3W 4S 5V 6W 7S 8V 9W CC 2S 3V 4W 5W 7V 8S 9V 2W 3S 4V"  # holds 5V an
 
 async def test_a_restriction_is_refused_with_its_reason(simcord_env):
     env = simcord_env
-    players = await start_table(env, 2, 0, deck=pack(LAN, MINH), chiu="ask")
+    players = await start_table(env, "chan", 2, 0, deck=pack(LAN, MINH), chiu="ask")
     lan, minh = players.members
     table = table_of(env)
     await lan.user.select(dm(lan), ["5V#1"])
@@ -155,3 +128,23 @@ def test_quick_select_then_any_enabled_move_is_legal(players, seed, ask):
                     ui.action_for(rng.choice(moves).key, view, selection))
         steps += 1
         assert steps < 1500
+
+
+async def test_rematch_passes_the_previous_winner_for_u_thong(simcord_env):
+    env = simcord_env
+    deck = random.Random(3).sample(FULL_DECK, len(FULL_DECK))  # a deal the timer-driven AI wins
+    players = await start_table(env, "chan", 1, 1, turn_seconds=60, deck=deck)
+    (lan,) = players.members
+    table = table_of(env)
+    assert table.state.options["previous_winner"] is None  # a table's first game
+    for _ in range(40):
+        if game_over(players):
+            break
+        await env.advance_time(60)
+    winner = table.state.outcome().winner
+    assert winner is not None
+    await lan.click(play_channel(players).last_message, label="Rematch")
+    await lan.click(play_channel(players).last_message, label="Start")
+    # The winner opens the rematch (seat 0); winning again would be ù thông.
+    assert table.game_no == 2
+    assert table.state.options["previous_winner"] == 0

@@ -3,32 +3,10 @@
 from __future__ import annotations
 
 from bot.games.french import FULL_DECK
-from tests.simhelpers import Players, buttons, click_many, custom_id, dm, enabled, play_channel, private_texts
+from tests.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
+                              play_channel, private_texts, start_table, table_of)
 
 MOVES = ("Eat", "Show", "Discard", "Draw")  # the order to try after Quick Select
-
-
-async def start_table(env, humans: int, ai: int, *, deck=None, **options):
-    players = Players(env, humans)
-    host = players.members[0]
-    await host.slash(players.channel, "phom new", **options)
-    for member in players.members[1:]:
-        await member.click(players.channel.last_message, label="Join")
-    for _ in range(ai):
-        await host.click(players.channel.last_message, label="Add AI")
-    env.bot.tables.next_deck = deck
-    await host.click(players.channel.last_message, label="Start")
-    return players
-
-
-def table_of(env):
-    (table,) = [t for t in env.bot.tables.tables.values()]
-    return table
-
-
-def game_over(players) -> bool:
-    last = play_channel(players).last_message
-    return last is not None and "Rematch" in buttons(last)
 
 
 async def play_with_quick_select(actor, message_of) -> list[str]:
@@ -40,13 +18,9 @@ async def play_with_quick_select(actor, message_of) -> list[str]:
     return private_texts(result)
 
 
-async def ledger_rows(env, game_id: int):
-    return await env.bot.db.fetchall("SELECT * FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))
-
-
 async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env):
     env = simcord_env
-    players = await start_table(env, 1, 3, stake=10, turn_seconds=60)
+    players = await start_table(env, "phom", 1, 3, stake=10, turn_seconds=60)
     (lan,) = players.members
     table = table_of(env)
     game_id = table.game_id
@@ -79,7 +53,7 @@ async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env)
 
 async def test_a_game_played_only_with_quick_select(simcord_env):
     env = simcord_env
-    players = await start_table(env, 1, 3)
+    players = await start_table(env, "phom", 1, 3)
     (lan,) = players.members
     moves = 0
     while not game_over(players):
@@ -101,7 +75,7 @@ PACK = LAN + MINH + [c for c in FULL_DECK if c not in LAN + MINH]
 
 async def test_illegal_moves_are_refused_privately_and_change_nothing(simcord_env):
     env = simcord_env
-    players = await start_table(env, 2, 0, deck=PACK)
+    players = await start_table(env, "phom", 2, 0, deck=PACK)
     lan, minh = players.members
     outsider = players.outsider()
     table = table_of(env)
@@ -131,7 +105,7 @@ async def test_illegal_moves_are_refused_privately_and_change_nothing(simcord_en
 
 async def test_stale_double_and_forged_clicks(simcord_env):
     env = simcord_env
-    players = await start_table(env, 2, 0, deck=PACK)
+    players = await start_table(env, "phom", 2, 0, deck=PACK)
     lan, minh = players.members
     table = table_of(env)
 
@@ -182,7 +156,7 @@ async def test_closed_dms_fall_back_to_my_hand(simcord_env):
 
 async def test_restart_in_mid_game_keeps_the_same_buttons_working(simcord_env, bot_factory):
     env = simcord_env
-    players = await start_table(env, 1, 1)
+    players = await start_table(env, "phom", 1, 1)
     (lan,) = players.members
     assert await play_with_quick_select(lan.user, lambda: dm(lan)) == []
     before = table_of(env)
@@ -206,7 +180,7 @@ async def test_restart_in_mid_game_keeps_the_same_buttons_working(simcord_env, b
 
 async def test_rematch_reopens_the_lobby_with_the_winner_first(simcord_env):
     env = simcord_env
-    players = await start_table(env, 1, 1, turn_seconds=30)
+    players = await start_table(env, "phom", 1, 1, turn_seconds=30)
     (lan,) = players.members
     while not game_over(players):
         await play_with_quick_select(lan.user, lambda: dm(lan))
@@ -225,7 +199,7 @@ async def test_rematch_reopens_the_lobby_with_the_winner_first(simcord_env):
 async def test_away_after_two_timeouts_until_i_am_back(simcord_env):
     env = simcord_env
     env.bot.tables.config = env.bot.config.with_overrides(ai_delay_seconds=30)
-    players = await start_table(env, 1, 1, turn_seconds=60)
+    players = await start_table(env, "phom", 1, 1, turn_seconds=60)
     (lan,) = players.members
     table = table_of(env)
     seat = table.seat_of(lan.id)
@@ -244,7 +218,7 @@ async def test_away_after_two_timeouts_until_i_am_back(simcord_env):
 
 async def test_rematch_still_works_after_a_restart(simcord_env, bot_factory):
     env = simcord_env
-    players = await start_table(env, 1, 1)
+    players = await start_table(env, "phom", 1, 1)
     (lan,) = players.members
     while not game_over(players):
         await play_with_quick_select(lan.user, lambda: dm(lan))
