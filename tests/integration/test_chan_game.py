@@ -148,3 +148,22 @@ async def test_rematch_passes_the_previous_winner_for_u_thong(simcord_env):
     # The winner opens the rematch (seat 0); winning again would be ù thông.
     assert table.game_no == 2
     assert table.state.options["previous_winner"] == 0
+
+
+async def test_an_out_of_turn_chiu_offer_in_ask_mode(simcord_env):
+    env = simcord_env
+    lan_hand = "5V 5V 5V 2V 2V 3V 3V 4V 4W 6S 6S 7W 7W 8S 8S 9W 9W 2S 3S CC"
+    ai_hand = "2W 2W 3W 3W 4S 4S 6V 6V 7V 7V 8V 8V 9V 9V 6W 7S 8W 9S 4V"  # no CC, nothing of rank 5
+    deck = pack(lan_hand, ai_hand, "5V")  # the AI's draw is the fourth 5V
+    players = await start_table(env, "chan", 1, 1, deck=deck, chiu="ask", turn_seconds=60)
+    (lan,) = players.members
+    table = table_of(env)
+    await lan.user.select(dm(lan), ["CC#1"])
+    await lan.user.click(dm(lan), label="Discard")
+    # The AI could not eat Chi chi, drew 5V: Lan, out of turn, is offered the chíu.
+    assert table.state.to_act == (0,) and table.state.current == 1
+    assert "Chíu" in enabled(dm(lan))
+    told = await lan.user.click(dm(lan), label="Chíu")
+    assert private_texts(told) == []
+    assert table.state.laid[0].count(("5V", "5V")) == 2
+    assert any("chíu" in line for line in table.log)
