@@ -54,7 +54,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from .base import Event, Game, IllegalAction, Outcome, Transfer, outcome_from_transfers, shuffled
+from .base import (Event, Game, IllegalAction, Outcome, Transfer, make_record, outcome_from_transfers,
+                   shuffled)
 from .tosom import (CC, FULL_DECK, KIND_INDEX, KINDS, RANKS, SUITS, is_ca, is_red, parse_card,
                     parse_cards, sort_cards, vi_name)
 
@@ -861,13 +862,7 @@ class ChanState:
         }
 
     def record(self) -> dict[str, Any]:
-        return {
-            "game": "chan",
-            "version": 1,
-            "options": {"players": self.num_players, **self.options},
-            "deck": list(self.deck),
-            "actions": [[s, a] for s, a in self.actions],
-        }
+        return make_record("chan", self.num_players, self.options, self.deck, self.actions)
 
 
 def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,

@@ -30,7 +30,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from .base import Event, Game, IllegalAction, Outcome, Transfer, outcome_from_transfers, shuffled
+from .base import (Event, Game, IllegalAction, Outcome, Transfer, make_record, outcome_from_transfers,
+                   shuffled)
 from .french import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, sort_key
 
 # --------------------------------------------------------------------------------------------
@@ -784,13 +785,7 @@ class PhomState:
         }
 
     def record(self) -> dict[str, Any]:
-        return {
-            "game": "phom",
-            "version": 1,
-            "options": {"players": self.num_players, **self.options},
-            "deck": list(self.deck),
-            "actions": [[s, a] for s, a in self.actions],
-        }
+        return make_record("phom", self.num_players, self.options, self.deck, self.actions)
 
 
 def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
