@@ -16,6 +16,14 @@ os.environ.pop("DISCORD_TOKEN", None)
 _EMPTY_CONFIG = Path(__file__).with_name("empty_config.toml")
 os.environ["CHIEU_CONFIG"] = str(_EMPTY_CONFIG)
 
+# CI explores the same examples on every run (a red CI must mean a change broke something);
+# local runs keep drawing new random examples, which is how edge cases get found.
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
+
 # SimCord 3.2.1 idles 50 ms after edits, defers and ephemeral replies; 1 ms gives the same
 # results about 25x faster (see shared notes). CHIEU_SIM_REAL_IDLE=1 turns the patch off.
 if os.environ.get("CHIEU_SIM_REAL_IDLE") != "1":
