@@ -97,3 +97,12 @@ async def test_several_tables_in_one_channel(simcord_env):
     assert first.embeds[0].title != second.embeds[0].title
     await minh.click(first, label="Join")
     assert "minh" in players.channel.history()[-2].embeds[0].fields[0].value
+
+
+async def test_rules_for_every_game_answer_privately(simcord_env):
+    players = Players(simcord_env, 1)
+    (lan,) = players.members
+    for command, title in (("rules phom", "Phỏm"), ("rules chan", "Chắn"), ("rules tusac", "Tứ Sắc")):
+        shown = await lan.slash(players.channel, command)
+        assert shown.response.ephemeral and shown.response.embeds[0].title.startswith(title), command
+        assert len(shown.response.embeds[0].description) > 200
