@@ -10,6 +10,12 @@ Modelled on OpenSpiel's state/action API:
 - ``state.is_over`` / ``state.outcome()``
 - ``state.record()`` / ``game.replay(record)``  (record format: shared/rules/notation.md)
 
+Matches of several rounds (Chinchón, Concan; notation.md, "Matches of several rounds") are one
+state from the first deal to the match winner. Their :class:`Game` has ``multi_round=True``;
+``game.new`` then also takes ``decks`` (the packs of the first rounds) and their records carry
+``"decks"`` and ``"seed"`` instead of ``"deck"``. Such states also expose, on the state and in
+every view, ``round`` (1-based), ``totals``, ``round_results`` and ``in_match``.
+
 Actions and cards use the notation of ``shared/rules/notation.md``.
 """
 
@@ -146,22 +152,35 @@ class Game:
     title: str  # "Phỏm"
     min_players: int
     max_players: int
-    new_state: Any  # callable(players, *, seed, deck, options) -> state
+    new_state: Any  # callable(players, *, seed, deck, options[, decks]) -> state
     default_options: dict[str, Any] = field(default_factory=dict)
+    #: one state is a match of several rounds (``new_state`` also takes ``decks``)
+    multi_round: bool = False
 
     def new(self, players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
-            options: dict[str, Any] | None = None):
+            decks: Sequence[Sequence[str]] | None = None, options: dict[str, Any] | None = None):
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} needs {self.min_players}–{self.max_players} players")
         merged = {**self.default_options, **(options or {})}
-        return self.new_state(players, seed=seed, deck=deck, options=merged)
+        if not self.multi_round:
+            if decks is not None:
+                raise ValueError(f"{self.title} is played in one round: give deck, not decks")
+            return self.new_state(players, seed=seed, deck=deck, options=merged)
+        if deck is not None:
+            decks = [deck, *(decks or [])[1:]]
+        if seed is None:
+            # The record must replay reshuffles and undealt rounds, so a match always has a seed.
+            seed = random.SystemRandom().randrange(2**63)
+        return self.new_state(players, seed=seed, deck=None,
+                              decks=None if decks is None else [list(d) for d in decks], options=merged)
 
     def replay(self, record: dict[str, Any]):
         if record.get("game") != self.name:
             raise ValueError(f"record is for {record.get('game')!r}, not {self.name!r}")
         options = dict(record.get("options", {}))
         players = options.pop("players")
-        state = self.new(players, deck=record["deck"], options=options)
+        state = self.new(players, seed=record.get("seed"), deck=record.get("deck"), decks=record.get("decks"),
+                         options=options)
         for seat, action in record["actions"]:
             state.apply(seat, action)
         return state
@@ -172,6 +191,23 @@ def shuffled(pack: Sequence[str], seed: int | None) -> list[str]:
     cards = list(pack)
     random.Random(seed).shuffle(cards)
     return cards
+
+
+def round_rng(seed: int, round_no: int) -> random.Random:
+    """The RNG that shuffles round ``round_no`` (1-based) of a match when its pack is not given."""
+    return random.Random(f"{seed}:{round_no}")
+
+
+def reshuffle_rng(seed: int, round_no: int, n: int) -> random.Random:
+    """The RNG of the ``n``-th (1-based) reshuffle of the discards into a new stock in a round."""
+    return random.Random(f"{seed}:{round_no}:{n}")
+
+
+def make_match_record(game: str, players: int, options: dict[str, Any], seed: int,
+                      decks: Sequence[Sequence[str]], actions: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """The record of a match of several rounds: every round's pack as dealt, the seed, the actions."""
+    return {"game": game, "version": 1, "options": {"players": players, **options}, "seed": seed,
+            "decks": [list(d) for d in decks], "actions": [[seat, action] for seat, action in actions]}
 
 
 def pack_order(pack: Sequence[str], *, seed: int | None, deck: Sequence[str] | None,
