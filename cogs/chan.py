@@ -54,6 +54,12 @@ def eat_kind(view: dict, card: str) -> str | None:
 class ChanUI(CopyTokensUI):
     game = chan.GAME
     deck = "tosom"
+    phrases = {
+        "chan.u": "{winner} {how}: {factors} — {points} points",
+        "chan.u_on": "{winner} {how} on {card}: {factors} — {points} points",
+        "chan.ga": "{ga} gà",
+        "chan.stock_out": "The stock ran out with no ù: a draw, no payment.",
+    }
     helper_keys = frozenset({"quick", "arrange", "trash"})
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
@@ -194,10 +200,7 @@ class ChanUI(CopyTokensUI):
         who = names[event.seat] if event.seat is not None else ""
         cards = self.cards_text(event.cards) if event.cards else ""
         if event.kind == "end":
-            text = event.text
-            for seat, name in enumerate(names):
-                text = text.replace(f"Seat {seat}", name)
-            return text
+            return self.summary_text(event.phrases, names)
         if event.kind == "draw":
             return f"{who} drew {cards}"
         if event.kind == "eat":

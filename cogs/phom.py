@@ -24,6 +24,14 @@ def card_label(card: str) -> str:
 class PhomUI(GameUI):
     game = phom.GAME
     deck = "french"
+    phrases = {
+        "phom.u": "{winner} ù: {each} from each player",
+        "phom.u_before_discard": "{winner} ù before discarding: {each} from each player",
+        "phom.u_den": "{winner} ù; {payer} pays for everyone ({reason})",
+        "phom.u_before_discard_den": "{winner} ù before discarding; {payer} pays for everyone ({reason})",
+        "phom.win": "{winner} wins with {points} points",
+        "phom.win_all_mom": "{winner} wins with {points} points (everyone móm)",
+    }
 
     def ai_action(self, state, seat: int) -> str:
         return phom_ai.choose(state, seat)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from importlib import resources
 
 import discord
@@ -15,7 +14,6 @@ from bot.games.tusac_sets import COLOURS, card_name, glyph, sort_cards
 from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
 
 COLOUR_MARKS = {"R": "🔴", "Y": "🟡", "G": "🟢", "W": "⚪"}
-_SEAT = re.compile(r"Seat (\d)")
 
 
 def card_label(card: str) -> str:
@@ -32,10 +30,6 @@ def meld_text(cards: list[str]) -> str:
             out.append(COLOUR_MARKS[colour])
         out.append(glyph(card))
     return "".join(out)
-
-
-def named(text: str, names: list[str]) -> str:
-    return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
 
 
 def private_groups(view: dict, arranged: bool) -> list[list[str]]:
@@ -55,6 +49,15 @@ def public_groups(view: dict, seat: int) -> list[list[str]]:
 class TuSacUI(CopyTokensUI):
     game = tusac.GAME
     deck = "tusac"
+    phrases = {
+        "tusac.won_dealt": "{winner} wins with a dealt hand without trash",
+        "tusac.won_drawn": "{winner} wins with {card} drawn from the stock",
+        "tusac.won_discarded": "{winner} wins with {card} discarded by {source}",
+        "tusac.payment": "hand value {value} · each loser owes {pay}",
+        "tusac.payment_doubled": "hand value {value} · each loser owes {pay} (doubled: Quan/Khui)",
+        "tusac.worst_card_penalty": "{payer} discarded a card that was not a worst one and pays for everyone",
+        "tusac.stock_out": "Drawn game: the stock is down to {cards} cards with no winner. No payments.",
+    }
     helper_keys = frozenset({"quick", "arrange", "trash"})
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
@@ -185,10 +188,10 @@ class TuSacUI(CopyTokensUI):
                 return f"{who} has a Khap of {card}: Khui, and takes the turn"
             return f"{who} has a pair of {card} and takes the turn"
         if event.kind == "u":
-            return f"🏆 {who} wins {named(event.text, names)}" + (
+            return f"🏆 {self.summary_text(event.phrases, names)}" + (
                 f": {meld_text(list(event.cards))}" if event.cards else "")
         if event.kind == "end":
-            return named(event.text, names)
+            return self.summary_text(event.phrases, names)
         if event.kind == "eat":
             return f"{who} ate {card_label(event.cards[0])} with {self.cards_text(event.cards[1:])}"
         verbs = {"discard": "discarded", "draw": "drew", "pass": "passed"}

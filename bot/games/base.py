@@ -32,18 +32,43 @@ class IllegalAction(ValueError):
 
 
 @dataclass(frozen=True)
+class Phrase:
+    """A sentence kept as data, so that it can be shown with names (and, later, translated).
+
+    ``key`` names a template the game's UI knows (``"phom.win"``); ``seats`` maps template
+    placeholders to seat indices (the UI fills them with the seats' names); ``values`` holds
+    the other placeholders (numbers, cards, native words). Engines never write a seat's name
+    or number into text: a name like "Seat 1" must not be able to rewrite a result.
+    """
+
+    key: str
+    seats: dict[str, int] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "seats": dict(self.seats), "values": dict(self.values)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Phrase":
+        return cls(data["key"], dict(data.get("seats", {})), dict(data.get("values", {})))
+
+
+@dataclass(frozen=True)
 class Event:
     """Something that happened, holding only public information.
 
     ``kind`` is the verb (``discard``, ``draw``, ``eat``, ``show``, ``pass``, ``chiu``, ``u``,
     ``claim``, ``timeout``...), ``cards`` the cards everybody sees, ``text`` an optional
-    extra phrase ("ăn chốt", "ù before discarding"). A draw never carries the drawn card.
+    extra phrase without any seat in it ("ăn chốt", "ù before discarding"). ``phrases`` say
+    what needs other seats' names (the end of a game: its summary). A draw never carries the
+    drawn card.
     """
 
     seat: int | None
     kind: str
     cards: tuple[str, ...] = ()
     text: str = ""
+    phrases: tuple[Phrase, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,24 +93,65 @@ class SeatResult:
 
 @dataclass
 class Outcome:
-    winner: int | None  # None for a drawn game
+    winner: int | None  # None for a drawn game; the earliest seat when several share a pot
     results: list[SeatResult]
     transfers: list[Transfer] = field(default_factory=list)
-    summary: str = ""  # one line, e.g. "Lan ù before discarding"
+    summary: tuple[Phrase, ...] = ()  # e.g. (Phrase("phom.u", {"winner": 2}),): "Lan ù before discarding"
+    #: matches played for a pot: the stake units each seat paid in, and the seats sharing it
+    pot: list[int] | None = None
+    pot_winners: list[int] | None = None
 
     @property
     def is_draw(self) -> bool:
         return self.winner is None
 
+    @property
+    def winners(self) -> list[int]:
+        if self.pot_winners is not None:
+            return list(self.pot_winners)
+        return [] if self.winner is None else [self.winner]
+
+    def chips(self, stake: int) -> list[int]:
+        """Each seat's net chips at ``stake`` chips per unit. A shared pot is split in chips,
+        the odd chips to the earlier seats, so that it always sums to zero."""
+        if self.pot is None or not self.pot_winners:
+            return [r.payout * stake for r in sorted(self.results, key=lambda r: r.seat)]
+        shares = split_pot(sum(self.pot) * stake, self.pot_winners)
+        return [shares.get(seat, 0) - paid * stake for seat, paid in enumerate(self.pot)]
+
     def check_balanced(self) -> None:
         assert sum(r.payout for r in self.results) == 0, "payouts must sum to zero"
         assert sum(r.ga for r in self.results) == 0, "gà must sum to zero"
+        assert sum(self.chips(1)) == 0 and sum(self.chips(7)) == 0, "chips must sum to zero"
+
+
+def split_pot(total: int, winners: Sequence[int]) -> dict[int, int]:
+    """``total`` shared equally by ``winners``; the remainder goes one each to the earliest seats."""
+    ordered = sorted(winners)
+    share, odd = divmod(total, len(ordered))
+    return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(ordered)}
+
+
+def pot_outcome(num_players: int, *, paid: Sequence[int], winners: Sequence[int], ranks: Sequence[int],
+                points: Sequence[int | None] | None = None, notes: Sequence[list[str]] | None = None,
+                summary: Sequence[Phrase] = ()) -> Outcome:
+    """The outcome of a match played for a pot: ``paid[seat]`` stake units paid in, shared by ``winners``.
+
+    Per-seat ``payout`` is the net in stake units (the split at one chip a unit); the exact
+    chips at any stake come from :meth:`Outcome.chips`.
+    """
+    shares = split_pot(sum(paid), winners)
+    results = [SeatResult(seat=s, rank=ranks[s], points=None if points is None else points[s],
+                          payout=shares.get(s, 0) - paid[s], notes=list(notes[s]) if notes else [])
+               for s in range(num_players)]
+    return Outcome(winner=min(winners) if winners else None, results=results, summary=tuple(summary),
+                   pot=list(paid), pot_winners=sorted(winners))
 
 
 def outcome_from_transfers(
     num_players: int, winner: int | None, ranks: Sequence[int], transfers: Sequence[Transfer],
     points: Sequence[int | None] | None = None, notes: Sequence[list[str]] | None = None,
-    summary: str = "",
+    summary: Sequence[Phrase] = (),
 ) -> Outcome:
     """Build an Outcome whose per-seat payouts are the net of ``transfers``."""
     results = []
@@ -102,16 +168,18 @@ def outcome_from_transfers(
                 notes=list(notes[seat]) if notes else [],
             )
         )
-    return Outcome(winner=winner, results=results, transfers=list(transfers), summary=summary)
+    return Outcome(winner=winner, results=results, transfers=list(transfers), summary=tuple(summary))
 
 
 def outcome_dict(outcome: Outcome) -> dict[str, Any]:
     """The JSON form of an outcome that views carry: winner, summary, results and transfers."""
     return {
         "winner": outcome.winner,
-        "summary": outcome.summary,
-        "results": [{"seat": r.seat, "rank": r.rank, "points": r.points, "payout": r.payout,
+        "winners": outcome.winners,
+        "summary": [phrase.as_dict() for phrase in outcome.summary],
+        "results": [{"seat": r.seat, "rank": r.rank, "points": r.points, "payout": r.payout, "ga": r.ga,
                      "notes": list(r.notes)} for r in outcome.results],
+        "pot": outcome.pot,
         "transfers": [{"payer": t.payer, "payee": t.payee, "units": t.units, "reason": t.reason}
                       for t in outcome.transfers],
     }

@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Transfer, make_record, outcome_from_transfers,
-                   shuffled)
+from .base import (Event, Game, IllegalAction, Outcome, Phrase, Transfer, make_record, outcome_dict,
+                   outcome_from_transfers, shuffled)
 from .tosom import (CC, FULL_DECK, KIND_INDEX, KINDS, RANKS, SUITS, is_ca, is_red, parse_card,
                     parse_cards, sort_cards, vi_name)
 
@@ -768,8 +768,11 @@ class ChanState:
         pts: list[int | None] = [None] * n
         pts[seat] = points
         name = {"thiên ù": "thiên ù", "chíu ù": "chíu ù"}.get(how, "ù")
-        summary = f"Seat {seat} {name}" + (f" on {card}" if card else "") + \
-            f": {', '.join(FACTORS[f][0] for f in factors)} — {points} points" + (f", {ga} gà" if ga else "")
+        summary = [Phrase("chan.u_on" if card else "chan.u", {"winner": seat},
+                          {"how": name, "card": card, "factors": ", ".join(FACTORS[f][0] for f in factors),
+                           "points": points})]
+        if ga:
+            summary.append(Phrase("chan.ga", {}, {"ga": ga}))
         outcome = outcome_from_transfers(n, seat, ranks, transfers, points=pts, notes=notes, summary=summary)
         for r in outcome.results:
             r.ga = ga * (n - 1) if r.seat == seat else -ga
@@ -787,11 +790,11 @@ class ChanState:
         self.active = None
         self.active_from = None
         self.offer = None
-        return [Event(None, "end", (), summary)]
+        return [Event(None, "end", phrases=tuple(summary))]
 
     def _draw_game(self) -> list[Event]:
         n = self.num_players
-        summary = "The stock ran out with no ù: a draw, no payment."
+        summary = [Phrase("chan.stock_out")]
         self._outcome = outcome_from_transfers(n, None, [1] * n, [], summary=summary)
         self._end = {"how": "draw", "winning_card": None, "self_drawn": False, "factors": [],
                      "points": 0, "ga": 0, "hand": None}
@@ -799,7 +802,7 @@ class ChanState:
         self.active = None
         self.active_from = None
         self.offer = None
-        return [Event(None, "end", (), summary)]
+        return [Event(None, "end", phrases=tuple(summary))]
 
     def outcome(self) -> Outcome:
         if self._outcome is None:
@@ -814,14 +817,9 @@ class ChanState:
             return None
         end = self._end or {}
         return {
-            "winner": o.winner,
-            "summary": o.summary,
+            **outcome_dict(o),
             "how": end.get("how"),
             "winning_card": end.get("winning_card"),
-            "results": [{"seat": r.seat, "rank": r.rank, "points": r.points, "payout": r.payout,
-                         "ga": r.ga, "notes": list(r.notes)} for r in o.results],
-            "transfers": [{"payer": t.payer, "payee": t.payee, "units": t.units, "reason": t.reason}
-                          for t in o.transfers],
             "factors": [dict(f) for f in end.get("factors", [])],
             "points": end.get("points", 0),
             "ga": end.get("ga", 0),

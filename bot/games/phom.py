@@ -30,8 +30,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Transfer, make_record, outcome_from_transfers,
-                   shuffled)
+from .base import (Event, Game, IllegalAction, Outcome, Phrase, Transfer, make_record, outcome_dict,
+                   outcome_from_transfers, shuffled)
 from .french import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, sort_key
 
 # --------------------------------------------------------------------------------------------
@@ -665,7 +665,7 @@ class PhomState:
         return sorted(seats, key=lambda s: (hands[s]["mom"], hands[s]["points"], self.last_discard[s]))
 
     def _finish(self, winner: int, ranks: list[int], hands: list[dict[str, Any]],
-                notes: list[list[str]], summary: str) -> Event:
+                notes: list[list[str]], summary: list[Phrase]) -> Event:
         self.phase = "over"
         self.active = None
         self.drawn = None
@@ -675,7 +675,7 @@ class PhomState:
             self.num_players, winner, ranks, self.transfers, points=points, notes=notes,
             summary=summary)
         self._outcome.check_balanced()
-        return Event(None, "end", (), summary)
+        return Event(None, "end", phrases=tuple(summary))
 
     def _finish_u(self, winner: int, *, before_discard: bool) -> Event:
         n = self.num_players
@@ -705,9 +705,11 @@ class PhomState:
         ranks = [0] * n
         for r, s in enumerate(order, 1):
             ranks[s] = r
-        summary = f"Seat {winner} {label}"
-        if payer is not None:
-            summary += f"; Seat {payer} pays for everyone ({payer_note})"
+        key = "phom.u_before_discard" if before_discard else "phom.u"
+        if payer is None:
+            summary = [Phrase(key, {"winner": winner}, {"each": per})]
+        else:
+            summary = [Phrase(key + "_den", {"winner": winner, "payer": payer}, {"reason": payer_note})]
         return self._finish(winner, ranks, hands, notes, summary)
 
     def _finish_normal(self) -> Event:
@@ -717,7 +719,6 @@ class PhomState:
         winner = order[0]
         ranks = [0] * n
         notes: list[list[str]] = [[] for _ in range(n)]
-        parts = []
         for r, s in enumerate(order, 1):
             ranks[s] = r
             mom = hands[s]["mom"]
@@ -726,9 +727,8 @@ class PhomState:
             if r > 1:
                 self.transfers.append(Transfer(s, winner, 4 if mom else r - 1,
                                                "móm" if mom else f"rank {r}"))
-            parts.append(f"Seat {s}: {hands[s]['points']}" + (" (móm)" if mom else ""))
-        summary = f"Seat {winner} wins with {hands[winner]['points']} points" + (
-            " (everyone móm)" if hands[winner]["mom"] else "") + " — " + ", ".join(parts)
+        key = "phom.win_all_mom" if hands[winner]["mom"] else "phom.win"
+        summary = [Phrase(key, {"winner": winner}, {"points": hands[winner]["points"]})]
         return self._finish(winner, ranks, hands, notes, summary)
 
     def outcome(self) -> Outcome:
@@ -747,12 +747,7 @@ class PhomState:
         if o is None:
             return None
         return {
-            "winner": o.winner,
-            "summary": o.summary,
-            "results": [{"seat": r.seat, "rank": r.rank, "points": r.points,
-                         "payout": r.payout, "notes": list(r.notes)} for r in o.results],
-            "transfers": [{"payer": t.payer, "payee": t.payee, "units": t.units,
-                           "reason": t.reason} for t in o.transfers],
+            **outcome_dict(o),
             "hands": [dict(h, melds=[list(m) for m in h["melds"]], leftover=list(h["leftover"]))
                       for h in (self._hands_at_end or [])],
         }

@@ -40,7 +40,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Transfer, make_record, outcome_dict,
+from .base import (Event, Game, IllegalAction, Outcome, Phrase, Transfer, make_record, outcome_dict,
                    outcome_from_transfers, pack_order)
 from .tusac_sets import (CODES, FULL_PACK, KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, arrange, card_name,
                          counts_of, free_count, glyph, hand_value, khaps_of, melds_with, outs,
@@ -70,11 +70,13 @@ class Meld:
         return {"kind": self.kind, "cards": list(self.cards)}
 
 
-def _won_with(how: str, card: str | None = None, source: int | None = None) -> str:
+def _won_with(how: str, winner: int, card: str | None = None, source: int | None = None) -> Phrase:
+    """How a seat won: ``tusac.won_dealt``, ``tusac.won_drawn`` or ``tusac.won_discarded``."""
     if how == "deal":
-        return "with a dealt hand without trash"
-    where = "drawn from the stock" if how == "drawn" else f"discarded by Seat {source}"
-    return f"with {card_name(card)} {where}"
+        return Phrase("tusac.won_dealt", {"winner": winner})
+    if how == "drawn":
+        return Phrase("tusac.won_drawn", {"winner": winner}, {"card": card})
+    return Phrase("tusac.won_discarded", {"winner": winner, "source": source}, {"card": card})
 
 
 def _names(cards: Sequence[str]) -> str:
@@ -283,7 +285,7 @@ class TuSacState:
         if self.phase != "declare":
             raise IllegalAction("You cannot declare a win now: the table finds wins by itself.")
         self.actions.append([seat, "u"])
-        return [Event(seat, "u", (), _won_with("deal"))] + self._finish_win(seat, "deal")
+        return [Event(seat, "u", phrases=(_won_with("deal", seat),))] + self._finish_win(seat, "deal")
 
     # -- a card becomes active: forced claims -------------------------------------------------
 
@@ -372,7 +374,7 @@ class TuSacState:
         card, source = self.active, self.active_from
         how = "drawn" if self.active_drawn else "discard"
         won = self._meld(seat, meld, self._meld_kind(seat, meld))
-        event = Event(seat, "u", won.cards, _won_with(how, card, source))
+        event = Event(seat, "u", won.cards, phrases=(_won_with(how, seat, card, source),))
         return [event] + self._finish_win(seat, how, card, source)
 
     def _finish_win(self, winner: int, how: str, card: str | None = None,
@@ -409,10 +411,11 @@ class TuSacState:
             ranks[s] = r
             notes[s].insert(0, f"trash {self.trash(s)}")
         points = [value if s == winner else None for s in range(n)]
-        summary = (f"Seat {winner} wins {_won_with(how, card, source)} · hand value {value} · each loser owes {pay}"
-                   + (" (doubled: Quan/Khui)" if quan_or_khui else ""))
+        summary = [_won_with(how, winner, card, source),
+                   Phrase("tusac.payment_doubled" if quan_or_khui else "tusac.payment", {},
+                          {"value": value, "pay": pay})]
         if penalty is not None:
-            summary += f" · Seat {penalty} discarded a card that was not a worst one and pays for everyone"
+            summary.append(Phrase("tusac.worst_card_penalty", {"payer": penalty}))
         self._end = {"winner": winner, "value": value, "payment": pay, "quan_or_khui": quan_or_khui,
                      "penalty": penalty, "how": how, "winning_card": card}
         return [self._close(winner, ranks, transfers, points, notes, summary)]
@@ -420,19 +423,19 @@ class TuSacState:
     def _finish_drawn(self) -> Event:
         n = self.num_players
         notes = [[f"trash {self.trash(s)}"] for s in range(n)]
-        summary = f"Drawn game: the stock is down to {DEAD_STOCK} cards with no winner. No payments."
+        summary = [Phrase("tusac.stock_out", {}, {"cards": DEAD_STOCK})]
         self._end = {"winner": None, "value": None, "payment": 0, "quan_or_khui": False,
                      "penalty": None, "how": "stock", "winning_card": None}
         return self._close(None, [1] * n, [], [None] * n, notes, summary)
 
     def _close(self, winner: int | None, ranks: list[int], transfers: list[Transfer],
-               points: list[int | None], notes: list[list[str]], summary: str) -> Event:
+               points: list[int | None], notes: list[list[str]], summary: list[Phrase]) -> Event:
         self._bury_active()
         self.phase = "over"
         self._outcome = outcome_from_transfers(self.num_players, winner, ranks, transfers,
                                                points=points, notes=notes, summary=summary)
         self._outcome.check_balanced()
-        return Event(None, "end", (), summary)
+        return Event(None, "end", phrases=tuple(summary))
 
     def outcome(self) -> Outcome:
         if self._outcome is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from bot.games.base import Event, Game, IllegalAction, tokens_for
+from bot.games.base import Event, Game, IllegalAction, Phrase, tokens_for
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,9 @@ class GameUI:
     game: Game
     deck: str = "french"  # the sprite set used to render cards
     rules_text: str = ""
+    #: the text of each :class:`~bot.games.base.Phrase` key the engine emits; seat placeholders
+    #: are filled with names, ``card``/``*_card`` values are shown with :meth:`card_label`
+    phrases: dict[str, str] = {}
     #: keys of buttons that are card-selection helpers rather than moves
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
 
@@ -106,13 +109,26 @@ class GameUI:
         """One or two lines above the hand image: whose turn and what this seat may do."""
         raise NotImplementedError
 
+    def phrase_text(self, phrase: Phrase | dict, names: Sequence[str]) -> str:
+        """One sentence, its seat placeholders filled with names in a single pass (a name is
+        never searched for or replaced afterwards)."""
+        if isinstance(phrase, dict):
+            phrase = Phrase.from_dict(phrase)
+        values = {key: self.card_label(value) if (key == "card" or key.endswith("_card")) and value else value
+                  for key, value in phrase.values.items()}
+        values.update({key: names[seat] for key, seat in phrase.seats.items()})
+        return self.phrases[phrase.key].format_map(values)
+
+    def summary_text(self, phrases: Sequence[Phrase | dict], names: Sequence[str]) -> str:
+        return " · ".join(self.phrase_text(phrase, names) for phrase in phrases)
+
     def event_text(self, event: Event, names: list[str]) -> str:
         who = names[event.seat] if event.seat is not None else ""
         cards = self.cards_text(event.cards) if event.cards else ""
         verbs = {"discard": "discarded", "draw": "drew from the stock", "eat": "ate", "show": "showed",
                  "pass": "passed", "u": "ù!", "chiu": "chíu"}
         if event.kind == "end":
-            return event.text
+            return self.summary_text(event.phrases, names)
         text = f"{who} {verbs.get(event.kind, event.kind)}"
         if cards:
             text += f" {cards}"

@@ -525,9 +525,7 @@ class TableService:
     def _result_embed(self, table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
         embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · game {table.game_no} — result",
                               colour=messages.COLOUR)
-        summary = outcome.summary
-        for seat, name in enumerate(names):
-            summary = summary.replace(f"Seat {seat}", name)
+        summary = ui.summary_text(outcome.summary, names)
         embed.description = summary or ("Drawn game: no payments." if outcome.is_draw else "")
         ga_stake = int(table.options.get("ga_stake", 0))
         lines = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games import french
-from bot.games.base import Event, IllegalAction
+from bot.games.base import Event, IllegalAction, Phrase
 from bot.games.french import FULL_DECK, parse_cards
 from bot.games.phom import GAME, arrange, best_points, is_phom, is_u
 
@@ -289,7 +289,7 @@ def test_u_before_discarding_is_double():
     out = state.outcome()
     assert out.winner == 1 and out.results[1].rank == 1 and out.results[1].points == 0
     assert out.results[1].notes == ["ù before discarding"]
-    assert "Seat 1" in out.summary and "ù before discarding" in out.summary
+    assert out.summary == (Phrase("phom.u_before_discard", {"winner": 1}, {"each": 12}),)
     with pytest.raises(IllegalAction, match="over"):
         state.apply(2, "draw")
 
@@ -445,7 +445,7 @@ def test_unshown_phom_count_as_leftover():
     assert [r.points for r in out.results] == [3 + 4 + 5 + 27 + 13 + 2 + 1, 1 + 2 + 3 + 7 + 8 + 10 + 12 + 13 + 6]
     assert out.winner == 0 and out.results[0].notes == ["móm"] and out.results[1].notes == ["móm"]
     assert reasons(state) == [(1, 0, 4, "móm")]
-    assert "everyone móm" in out.summary
+    assert [p.key for p in out.summary] == ["phom.win_all_mom"]
 
 
 def _showing_game(hands: list[str], stock: str = "") -> object:

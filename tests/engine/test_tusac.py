@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.games import REGISTRY
-from bot.games.base import Event, IllegalAction
+from bot.games.base import Event, IllegalAction, Phrase
 from bot.games.tusac import GAME, hand_value, payment, trash_cards, trash_count
 from bot.games.tusac_sets import FULL_PACK, counts_of, melds_with, outs, parse_cards, trash_after, worst_codes
 from tests.tusac_decks import build_deck
@@ -133,7 +133,7 @@ def test_dealt_hand_without_trash_wins_at_once():
     with pytest.raises(IllegalAction, match="declare"):
         state.apply(0, "discard RK")
     events = state.apply(0, "u")
-    assert events[0] == Event(0, "u", (), "with a dealt hand without trash")
+    assert events[0] == Event(0, "u", phrases=(Phrase("tusac.won_dealt", {"winner": 0}),))
     assert state.is_over and state.outcome().winner == 0
     value = state.view(None)["outcome"]["value"]
     assert value == hand_value(state.view(None)["outcome"]["hands"][0]["private"])
@@ -287,7 +287,8 @@ def test_win_comes_before_the_khap_claim():
     state = new(["WN YA", "WN WN WN GA GE", "WR WC"], players=3, worst_card_penalty=False)
     events = state.apply(0, "discard WN")
     assert [e.kind for e in events] == ["discard", "u", "end"]
-    assert events[1] == Event(2, "u", ("WR", "WC", "WN"), "with White Mã discarded by Seat 0")
+    assert events[1] == Event(2, "u", ("WR", "WC", "WN"),
+                              phrases=(Phrase("tusac.won_discarded", {"winner": 2, "source": 0}, {"card": "WN"}),))
     assert state.outcome().winner == 2
     # Minh's Khap is paid for by the other loser, not by the winner.
     assert (0, 1, 3, "Khap") in transfers(state)
@@ -311,7 +312,7 @@ def test_win_with_a_drawn_card():
     state.apply(0, "discard GA")
     events = state.apply(1, "draw")
     assert events[0] == Event(1, "draw", ("WN",))
-    assert events[1] == Event(1, "u", ("WR", "WC", "WN"), "with White Mã drawn from the stock")
+    assert events[1] == Event(1, "u", ("WR", "WC", "WN"), phrases=(Phrase("tusac.won_drawn", {"winner": 1}, {"card": "WN"}),))
     assert state.is_over and state.outcome().winner == 1
     assert state.view(None)["outcome"]["penalty"] is None
 
@@ -325,7 +326,7 @@ def test_the_stock_down_to_seven_cards_draws_the_game():
     out = state.outcome()
     assert out.winner is None and out.transfers == [] and payouts(state) == [0, 0]
     assert [r.rank for r in out.results] == [1, 1]
-    assert state.stock_left == 7 and "down to 7 cards" in out.summary
+    assert state.stock_left == 7 and out.summary == (Phrase("tusac.stock_out", {}, {"cards": 7}),)
     cards = sum(state.view(None)["hand_sizes"]) + state.stock_left
     cards += sum(len(m["cards"]) for melds in state.view(None)["public"] for m in melds)
     cards += sum(len(d) for d in state.view(None)["discards"])
@@ -418,7 +419,7 @@ def test_worst_card_penalty_when_a_worse_card_wins():
     pay = out["payment"]
     assert transfers(on) == [(0, 1, 2 * pay, "pays for everyone: not a worst card")]
     assert payouts(on) == [-2 * pay, 2 * pay, 0]
-    assert "not a worst one" in on.outcome().summary
+    assert Phrase("tusac.worst_card_penalty", {"payer": 0}) in on.outcome().summary
     off = new(hands, players=3, worst_card_penalty=False)
     off.apply(0, "discard GA")
     assert off.view(None)["outcome"]["penalty"] is None
