@@ -137,6 +137,7 @@ _DECK_MODULES = {
     "french": "rendering.french",
     "tosom": "rendering.tosom",
     "tusac": "rendering.tusac",
+    "spanish": "rendering.spanish",
 }
 
 _decks: dict[str, Deck] = {}
