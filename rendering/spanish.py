@@ -54,8 +54,9 @@ PIP_LAYOUT: dict[int, tuple[Box, Box, list[tuple[float, float]]]] = {
                              (_R, 87)]),
     8: ((12, 14), (12, 16), [(_L, 17), (_R, 17), (_M, 34.5), (_L, 52), (_R, 52), (_M, 69.5),
                              (_L, 87), (_R, 87)]),
-    9: ((12, 13), (12, 14), [(_L, 15), (_R, 15), (_L, 39), (_R, 39), (_M, 52), (_L, 65),
-                             (_R, 65), (_L, 89), (_R, 89)]),
+    # 4 + 1 + 4: the side rows leave the middle one room so round pips do not touch
+    9: ((12, 12), (12, 13), [(_L, 15), (_R, 15), (_L, 37), (_R, 37), (_M, 52), (_L, 67),
+                             (_R, 67), (_L, 89), (_R, 89)]),
 }
 _SLENDER = "EB"
 
@@ -92,7 +93,7 @@ class SpanishDeck(Deck):
 
     def draw_face(self, code: str) -> Image.Image:
         if code == JOKER:
-            return joker_face(self, "COMODÍN", word_size=9)
+            return joker_face(self, "COMODÍN", word_size=8)
         card = represented_card(code)
         if card is not None:
             cv = stand_in_canvas(self)
