@@ -7,6 +7,10 @@ Public API::
     await render_hand_async(...), await render_rows_async(...)   # off the event loop
     card_sprite(code, deck="french") -> PIL.Image (RGBA, cached), BACK, warm_sprites(deck)
 
+Decks: ``"french"`` (52 + ``JK``), ``"spanish"`` (48 + ``JK``, also Chinchón's 40-card pack),
+``"tosom"`` (Chắn), ``"tusac"`` (Tứ Sắc). In the two decks with jokers, ``JK=5H`` / ``JK=7O``
+is a joker laid in a meld as that card (:mod:`rendering.joker`).
+
 New decks: a module with a :class:`rendering.sprites.Deck` subclass, see
 :mod:`rendering.french` and ``rendering.sprites._DECK_MODULES``.
 """

@@ -1,6 +1,7 @@
 """The French 52-card deck (+ joker): Phỏm, Concan, Chinchón.
 
-Codes: rank ``A 2-9 T J Q K`` (``10`` accepted for ``T``) + suit ``S H D C``; joker ``JK``.
+Codes: rank ``A 2-9 T J Q K`` (``10`` accepted for ``T``) + suit ``S H D C``; joker ``JK``;
+a joker laid in a meld as a card: ``JK=5H`` (see :mod:`rendering.joker`).
 Each face: rank and suit in the top-left corner and again rotated bottom-right, a large pip
 in the middle; J/Q/K show a large letter on a tinted panel instead of artwork.
 """
@@ -9,15 +10,16 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from .shapes import draw_star, draw_suit
-from .sprites import Deck, register_deck
+from .joker import (JOKER, corner_star, joker_face, normalize_stand_in, represented_card,
+                    stand_in_canvas)
+from .shapes import draw_suit
+from .sprites import CardCanvas, Deck, register_deck
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 
 RED = (200, 30, 42, 255)
 BLACK = (24, 24, 28, 255)
-JOKER = (106, 48, 160, 255)
 FACE_TINT = {  # panel behind J/Q/K
     "red": (252, 233, 226, 255),
     "black": (230, 236, 244, 255),
@@ -34,8 +36,11 @@ class FrenchDeck(Deck):
     fan_step = (30, 44)
 
     def normalize(self, code: str) -> str:
+        stand_in = normalize_stand_in(code, self.normalize)
+        if stand_in is not None:
+            return stand_in
         c = code.strip().upper()
-        if c == "JK":
+        if c == JOKER:
             return c
         if c.startswith("10"):
             c = "T" + c[2:]
@@ -44,20 +49,29 @@ class FrenchDeck(Deck):
         raise ValueError(f"not a French card code: {code!r}")
 
     def codes(self) -> list[str]:
-        return [r + s for s in SUITS for r in RANKS] + ["JK"]
+        return [r + s for s in SUITS for r in RANKS] + [JOKER]
 
     # ------------------------------------------------------------------ drawing
 
     def draw_face(self, code: str) -> Image.Image:
-        if code == "JK":
-            return self._joker()
+        if code == JOKER:
+            return joker_face(self, "JOKER")
+        card = represented_card(code)
+        if card is not None:
+            cv = stand_in_canvas(self)
+            self._draw_card(cv, card, joker_star=True)
+        else:
+            cv = self.canvas()
+            self._draw_card(cv, code)
+        return cv.finish()
+
+    def _draw_card(self, cv: CardCanvas, code: str, joker_star: bool = False) -> None:
         rank, suit = code[0], code[1]
         color = RED if suit in "HD" else BLACK
-        cv = self.canvas()
         W, H = self.card_size
 
         cv.begin_corner()
-        self._corner(cv, "10" if rank == "T" else rank, suit, color)
+        self._corner(cv, "10" if rank == "T" else rank, suit, color, joker_star)
         cv.end_corner()
 
         if rank in "JQK":
@@ -80,27 +94,16 @@ class FrenchDeck(Deck):
             draw_suit(cv.draw, suit,
                       cv.box(W / 2 - sw / 2, H / 2 - sw * 0.54, W / 2 + sw / 2, H / 2 + sw * 0.54),
                       color)
-        return cv.finish()
 
-    def _corner(self, cv, label: str, suit: str, color) -> None:
-        """Rank over suit at the top-left."""
+    def _corner(self, cv, label: str, suit: str, color, joker_star: bool = False) -> None:
+        """Rank over suit at the top-left (over a star when a joker stands for the card)."""
         cx = 11.5
         ink = cv.ink_text(cx, 5, label, 16.5, color, condensed=(len(label) > 1))
         sw = 11
         top = ink[3] + 3.5
         draw_suit(cv.draw, suit, cv.box(cx - sw / 2, top, cx + sw / 2, top + sw * 1.08), color)
-
-    def _joker(self) -> Image.Image:
-        cv = self.canvas()
-        W, H = self.card_size
-        cv.begin_corner()
-        ink = cv.ink_text(11.5, 5, "JK", 13, JOKER, condensed=True)
-        top = ink[3] + 3.5
-        draw_star(cv.draw, cv.box(6, top, 17, top + 11), JOKER)
-        cv.end_corner()
-        draw_star(cv.draw, cv.box(W / 2 - 19, H / 2 - 26, W / 2 + 19, H / 2 + 12), JOKER)
-        cv.ink_text(W / 2, H / 2 + 17, "JOKER", 10.5, JOKER, condensed=True)
-        return cv.finish()
+        if joker_star:
+            corner_star(cv, cx, top + sw * 1.08 + 3)
 
     def draw_back(self) -> Image.Image:
         cv = self.canvas(fill=BACK_EDGE)

@@ -1,4 +1,5 @@
-"""Vector shapes drawn with ImageDraw: the four French suits, a star, rounded-card masks.
+"""Vector shapes drawn with ImageDraw: the four French suits, the four Spanish suits, a star,
+rounded-card masks.
 
 Shapes are defined in a unit box and drawn supersampled, then reduced, so they come out
 anti-aliased at any size. Everything here returns fresh images or cached ``L`` masks that
@@ -16,6 +17,8 @@ from PIL import Image, ImageDraw, ImageFilter
 __all__ = [
     "SUIT_CHARS",
     "draw_suit",
+    "draw_spanish_suit",
+    "SPANISH_SUIT_ASPECT",
     "draw_star",
     "suit_mask",
     "rounded_mask",
@@ -204,3 +207,66 @@ def shadow_mask(size: tuple[int, int], radius: int, blur: int = 3,
     """Blurred card-shaped mask and its margin (the mask is larger than ``size`` by 2*margin)."""
     with _LOCK:
         return _shadow(tuple(size), radius, blur, strength), blur * 2
+
+
+# ---------------------------------------------------------------------------- Spanish suits
+
+#: Width / height of each Spanish suit shape: fit a box of this aspect for undistorted pips.
+SPANISH_SUIT_ASPECT = {"O": 1.0, "C": 0.78, "E": 0.34, "B": 0.38}
+
+
+def draw_spanish_suit(draw: ImageDraw.ImageDraw, suit: str,
+                      box: tuple[float, float, float, float], fill, detail) -> None:
+    """Draw Spanish suit ``O``/``C``/``E``/``B`` filling ``box``, in two colours.
+
+    Oros: a coin (``fill`` disc, ``detail`` rim, inner ring and boss). Copas: a chalice
+    (``detail`` lip and knop). Espadas: a sword, point up (``detail`` hilt). Bastos: a
+    knotted club, thick end up (``detail`` cut branches). ``box`` should have the aspect of
+    :data:`SPANISH_SUIT_ASPECT` or the shape is stretched.
+    """
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+
+    def P(u: float, v: float) -> tuple[float, float]:
+        return (x0 + u * w, y0 + v * h)
+
+    def oval(u0: float, v0: float, u1: float, v1: float, colour) -> None:
+        draw.ellipse((*P(u0, v0), *P(u1, v1)), fill=colour)
+
+    suit = suit.upper()
+    if suit == "O":
+        oval(0.0, 0.0, 1.0, 1.0, detail)
+        oval(0.09, 0.09, 0.91, 0.91, fill)
+        ring = max(1, round(w * 0.045))
+        draw.ellipse((*P(0.24, 0.24), *P(0.76, 0.76)), outline=detail, width=ring)
+        oval(0.41, 0.41, 0.59, 0.59, detail)
+    elif suit == "C":
+        # bowl: the lower half of an ellipse under a flat lip
+        bowl = [P(0.5 + 0.5 * math.cos(t), 0.07 + 0.5 * math.sin(t))
+                for t in (math.pi * k / 24 for k in range(25))]
+        draw.polygon(bowl, fill=fill)
+        draw.polygon([P(0.38, 0.5), P(0.62, 0.5), P(0.56, 0.84), P(0.44, 0.84)], fill=fill)
+        draw.polygon([P(0.44, 0.82), P(0.56, 0.82), P(0.86, 0.95), P(0.86, 1.0),
+                      P(0.14, 1.0), P(0.14, 0.95)], fill=fill)
+        oval(0.0, 0.0, 1.0, 0.14, detail)
+        oval(0.33, 0.6, 0.67, 0.72, detail)
+    elif suit == "E":
+        guard_v = 0.7
+        draw.polygon([P(0.5, 0.0), P(0.8, 0.1), P(0.72, guard_v), P(0.28, guard_v),
+                      P(0.2, 0.1)], fill=fill)
+        draw.rounded_rectangle((*P(0.0, guard_v - 0.015), *P(1.0, guard_v + 0.055)),
+                               radius=h * 0.035, fill=detail)
+        draw.rectangle((*P(0.36, guard_v + 0.05), *P(0.64, 0.93)), fill=detail)
+        oval(0.22, 0.88, 0.78, 1.0, detail)
+    elif suit == "B":
+        # a tapering club with a round head; cut-off branches stick out left, right, left
+        oval(0.12, 0.0, 0.88, 0.26, fill)
+        draw.polygon([P(0.12, 0.13), P(0.88, 0.13), P(0.66, 0.96), P(0.34, 0.96)], fill=fill)
+        oval(0.34, 0.92, 0.66, 1.0, fill)
+        for v, side in ((0.4, -1), (0.6, 1), (0.8, -1)):
+            tip = 0.5 + side * 0.48
+            draw.polygon([P(0.5, v - 0.03), P(tip, v - 0.075), P(tip, v + 0.005),
+                          P(0.5, v + 0.07)], fill=fill)
+            oval(tip - 0.1, v - 0.075, tip + 0.1, v + 0.005, detail)
+    else:
+        raise ValueError(f"unknown Spanish suit {suit!r}")

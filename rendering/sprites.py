@@ -137,6 +137,7 @@ _DECK_MODULES = {
     "french": "rendering.french",
     "tosom": "rendering.tosom",
     "tusac": "rendering.tusac",
+    "spanish": "rendering.spanish",
 }
 
 _decks: dict[str, Deck] = {}
@@ -171,6 +172,11 @@ _build_lock = threading.Lock()
 
 
 def _canonical(deck: Deck, code: str) -> str:
+    """:data:`BACK` for a back alias, else the deck's canonical code.
+
+    Everything else, a joker standing for a card (``JK=5H``) included, is the deck's to
+    parse; ``JK=BACK`` is refused there, as the joker stands for a face.
+    """
     code = code.strip()
     if code.upper() in _BACK_ALIASES:
         return BACK
@@ -180,6 +186,8 @@ def _canonical(deck: Deck, code: str) -> str:
 def card_sprite(code: str, deck: str | Deck = "french") -> Image.Image:
     """RGBA sprite of ``code`` (or :data:`BACK`), drawn once and cached; do not modify it.
 
+    Codes outside :meth:`Deck.codes` that the deck accepts, such as a joker standing for a
+    card (``JK=5H``), are drawn and cached the same way on first use.
     Safe to call from several threads: a missing sprite is built under a lock.
     """
     d = get_deck(deck)

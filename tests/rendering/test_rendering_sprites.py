@@ -131,3 +131,50 @@ def test_sprites_fill_safely_from_threads():
         assert img is card_sprite(code, "french-thread-test")
     # the same pixels as the registered French deck draws
     assert card_sprite("QS", "french-thread-test").tobytes() == card_sprite("QS").tobytes()
+
+
+# ------------------------------------------------------------ a joker standing for a card
+
+def _purple(px):
+    r, g, b, _ = px
+    return 70 < r < 150 and g < 90 and b > 130
+
+
+@pytest.mark.parametrize("code, canonical", [
+    ("JK=5H", "JK=5H"), ("jk=10h", "JK=TH"), (" Jk = qs ", "JK=QS"), ("jk=as", "JK=AS"),
+])
+def test_stand_in_codes_normalise_the_represented_card(code, canonical):
+    assert FRENCH.normalize(code) == canonical
+    assert card_sprite(code) is card_sprite(canonical)
+
+
+@pytest.mark.parametrize("bad", ["JK=", "=5H", "JK=JK", "JK=1H", "5H=5H", "QK=5H", "JK=5H=5H",
+                                 "JK=BACK", "JK=??", "JK=7O"])
+def test_stand_in_codes_refuse_what_is_not_a_joker_as_a_plain_card(bad):
+    with pytest.raises(ValueError):
+        card_sprite(bad)
+
+
+def test_stand_ins_are_drawn_on_first_use_but_not_listed():
+    assert not any("=" in code for code in FRENCH.codes())
+    img = card_sprite("JK=5H")
+    assert img.mode == "RGBA" and img.size == FRENCH.card_size
+    assert card_sprite("jk=5h") is img
+    # the face-down card is still the face-down card
+    assert card_sprite("back") is back_sprite() is card_sprite(BACK)
+
+
+def test_a_stand_in_differs_from_the_joker_the_card_and_other_stand_ins():
+    faces = [card_sprite(c).tobytes() for c in ("JK=5H", "JK", "5H", "JK=5D", "JK=6H")]
+    assert len(set(faces)) == len(faces)
+
+
+def test_a_stand_in_shows_the_joker_and_the_card_in_the_corner_a_fan_leaves_visible():
+    strip = (0, 0, 26, FRENCH.card_size[1])
+    red = card_sprite("JK=5H").crop(strip)
+    assert _count(red, _purple) > 30           # the joker's star and frame
+    assert _count(red, _red) > 40              # the 5 and the heart
+    black = card_sprite("JK=5S").crop(strip)
+    assert _count(black, _dark) > 40
+    assert _count(black, _red) == 0
+    assert _count(card_sprite("5H").crop(strip), _purple) == 0
