@@ -6,6 +6,7 @@ and action list (its record), the DM messages to edit, and the chip ledger.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from datetime import datetime, timezone
@@ -88,6 +89,15 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX ledger_user ON ledger (guild_id, user_id, at);
     """,
+    # 2: what a restart must not forget: the turn's deadline and each seat's timeouts in a
+    # row, when a lobby expires, and whether a finished game's result reached the table.
+    """
+    ALTER TABLE tables ADD COLUMN turn_deadline REAL;
+    ALTER TABLE tables ADD COLUMN timeouts TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN lobby_expires_at REAL;
+    ALTER TABLE games ADD COLUMN result_message_id INTEGER;
+    CREATE INDEX tables_lobby_host ON tables (channel_id, host_id, status);
+    """,
 ]
 
 
@@ -96,23 +106,46 @@ def now_iso() -> str:
 
 
 class Database:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
+    """One writer connection shared by every table, and one reader connection.
+
+    Writes are serialised by an asyncio lock: a transaction holds it from ``BEGIN IMMEDIATE``
+    to ``COMMIT``, and a single statement outside a transaction takes it for its own
+    autocommit, so another table's move can neither land inside someone's transaction nor be
+    rolled back with it. Reads outside a transaction go to the reader connection (WAL lets it
+    read committed data while a write is under way), so leaderboards never wait for a
+    settlement; reads inside a transaction use the writer and see its own writes.
+    """
+
+    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
+        self.conn = writer
+        self.reader = reader or writer
+        self._write_lock = asyncio.Lock()
+        self._transaction_task: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str) -> "Database":
         # isolation_level=None: we issue BEGIN ourselves so that a transaction is exactly
         # what `transaction()` encloses, nothing more.
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        db = cls(conn)
+        writer = await aiosqlite.connect(path, isolation_level=None)
+        writer.row_factory = aiosqlite.Row
+        db = cls(writer)
         await db.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL: a commit survives a crash of the bot; only a power cut can lose the
+        # last commits. FULL would fsync every move.
+        await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
         await db.migrate()
+        if path != ":memory:" and not path.startswith("file::memory:"):
+            reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+            reader.row_factory = aiosqlite.Row
+            await reader.execute("PRAGMA busy_timeout=5000")
+            db.reader = reader
         return db
 
     async def close(self) -> None:
+        if self.reader is not self.conn:
+            await self.reader.close()
         await self.conn.close()
 
     async def migrate(self) -> int:
@@ -124,28 +157,60 @@ class Database:
                 await self.execute(f"PRAGMA user_version={number}")
         return len(MIGRATIONS)
 
+    def _in_transaction(self) -> bool:
+        return self._transaction_task is not None and self._transaction_task is asyncio.current_task()
+
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        await self.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            await self.execute("ROLLBACK")
-            raise
-        else:
-            await self.execute("COMMIT")
+    async def transaction(self) -> AsyncIterator["Database"]:
+        """All statements of the enclosed block, committed together or not at all."""
+        if self._in_transaction():
+            raise RuntimeError("transactions do not nest")
+        async with self._write_lock:
+            self._transaction_task = asyncio.current_task()
+            try:
+                await self._run(self.conn, "BEGIN IMMEDIATE")
+                try:
+                    yield self
+                except BaseException:
+                    await self._run(self.conn, "ROLLBACK")
+                    raise
+                else:
+                    await self._run(self.conn, "COMMIT")
+            finally:
+                self._transaction_task = None
+
+    @staticmethod
+    async def _run(conn: aiosqlite.Connection, sql: str, params: tuple[Any, ...] = ()) -> tuple[int | None, int]:
+        # Every cursor is closed at once: an open cursor would block COMMIT.
+        async with conn.execute(sql, params) as cur:
+            return cur.lastrowid, cur.rowcount
 
     async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int | None:
-        """Run one statement and close its cursor (an open cursor would block COMMIT); returns lastrowid."""
-        async with self.conn.execute(sql, params) as cur:
-            return cur.lastrowid
+        """Run one writing statement (inside the current transaction, or as its own); returns lastrowid."""
+        return (await self.execute_counted(sql, params))[0]
+
+    async def execute_counted(self, sql: str, params: tuple[Any, ...] = ()) -> tuple[int | None, int]:
+        """Like :meth:`execute`, returning ``(lastrowid, rowcount)``."""
+        if self._in_transaction():
+            return await self._run(self.conn, sql, params)
+        async with self._write_lock:
+            return await self._run(self.conn, sql, params)
+
+    async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if not self._in_transaction():
+            raise RuntimeError("executemany belongs inside a transaction")
+        async with self.conn.executemany(sql, rows):
+            pass
+
+    def _read_conn(self) -> aiosqlite.Connection:
+        return self.conn if self._in_transaction() else self.reader
 
     async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, params) as cur:
+        async with self._read_conn().execute(sql, params) as cur:
             return await cur.fetchone()
 
     async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, params) as cur:
+        async with self._read_conn().execute(sql, params) as cur:
             return list(await cur.fetchall())
 
     # ---- meta
@@ -171,7 +236,7 @@ class Database:
     async def update_table(self, table_id: int, **fields: Any) -> None:
         if not fields:
             return
-        for key in ("options", "seats"):
+        for key in ("options", "seats", "timeouts"):
             if key in fields:
                 fields[key] = json.dumps(fields[key])
         sets = ", ".join(f"{key} = ?" for key in fields)
@@ -220,6 +285,15 @@ class Database:
             "UPDATE games SET status = ?, ended_at = ?, outcome = ? WHERE id = ?",
             (status, now_iso(), None if outcome is None else json.dumps(outcome), game_id),
         )
+
+    async def unsettled_games(self) -> list[aiosqlite.Row]:
+        """Games still 'playing' although their table has moved on (finished, or a later game)."""
+        return await self.fetchall(
+            "SELECT games.*, tables.options AS table_options FROM games JOIN tables ON tables.id = games.table_id"
+            " WHERE games.status = 'playing' AND (tables.game_no != games.game_no OR tables.status != 'playing')")
+
+    async def set_result_message(self, game_id: int, message_id: int) -> None:
+        await self.execute("UPDATE games SET result_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def save_hand_message(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
         await self.execute(

@@ -33,20 +33,20 @@ class UnbalancedSettlement(ValueError):
     pass
 
 
-async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entries: list[Entry]) -> bool:
-    """Write the game's settlement; returns False (and changes nothing) if it was settled before."""
+async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entries: list[Entry],
+                 outcome: dict | None = None) -> bool:
+    """Write the game's settlement, and mark the game finished with ``outcome``, in one
+    transaction; returns False (and changes nothing) if it was settled before."""
     if sum(e.chips for e in entries) != 0 or sum(e.ga for e in entries) != 0:
         raise UnbalancedSettlement(f"settlement of game {game_id} does not sum to zero")
     at = now_iso()
-    async with db.transaction() as conn:
-        async with conn.execute(
+    async with db.transaction():
+        _, inserted = await db.execute_counted(
             "INSERT INTO settlements (game_id, guild_id, settled_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            (game_id, guild_id, at),
-        ) as cur:
-            inserted = cur.rowcount
+            (game_id, guild_id, at))
         if inserted == 0:
             return False
-        async with conn.executemany(
+        await db.executemany(
             "INSERT INTO ledger (game_id, guild_id, game, seat, user_id, name, chips, ga, rank, points, won,"
             " detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -54,8 +54,8 @@ async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entrie
                  int(e.won), json.dumps(e.detail, ensure_ascii=False), at)
                 for e in entries
             ],
-        ):
-            pass
+        )
+        await db.finish_game(game_id, "finished", outcome)
     return True
 
 
