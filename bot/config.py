@@ -35,6 +35,8 @@ class Config:
     # Consecutive turn timeouts after which a seat is marked away and played by the AI.
     away_after_timeouts: int = 2
     max_tables_per_channel: int = 5
+    # An unstarted lobby closes after this many seconds (a rematch lobby too).
+    lobby_timeout_seconds: int = 900
     extra: dict[str, Any] = field(default_factory=dict)
 
     def with_overrides(self, **overrides: Any) -> "Config":
@@ -63,4 +65,6 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
     config = Config(**values)
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
+    if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:
+        raise ValueError("turn seconds must satisfy 1 ≤ min_turn_seconds ≤ default_turn_seconds ≤ max_turn_seconds")
     return config

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from importlib import resources
-from typing import Literal
-
-import discord
-from discord import app_commands
-from discord.ext import commands
-
 from bot.games import chan, chan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.tosom import RANKS, cjk_name, is_ca, sort_cards, vi_name
 from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
+from bot.tables.commands import MAX_STAKE, GameCog, LobbyOption
 
 EAT_KEYS = {"eat_chan": "Eat Chắn", "eat_ca": "Eat Cạ", "eat_ca2": "Eat Cạ*"}
 
@@ -54,6 +48,19 @@ def eat_kind(view: dict, card: str) -> str | None:
 class ChanUI(CopyTokensUI):
     game = chan.GAME
     deck = "tosom"
+    description = "Chắn: the Vietnamese pairs game with the Tổ Tôm pack, 2–4 players"
+    stake_description = "Chips per point (default from config)"
+    lobby_options = (
+        LobbyOption("ga_stake", "Chips per gà point (default: the stake; 0 turns gà off)", int, 0, MAX_STAKE),
+        LobbyOption("chiu", "Out-of-turn chíu: decided by the table (auto) or offered with a button (ask)",
+                    choices=("auto", "ask")),
+    )
+
+    def table_options(self, given: dict, *, stake: int) -> dict:
+        options = super().table_options(given, stake=stake)
+        options.setdefault("ga_stake", stake)
+        options.setdefault("chiu", "auto")
+        return options
     phrases = {
         "chan.u": "{winner} {how}: {factors} — {points} points",
         "chan.u_on": "{winner} {how} on {card}: {factors} — {points} points",
@@ -258,30 +265,8 @@ class ChanUI(CopyTokensUI):
         return rows
 
 
-class Chan(commands.Cog):
-    chan = app_commands.Group(name="chan", description="Chắn: the Vietnamese pairs game with the Tổ Tôm pack, 2–4 players")
-
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        ui = ChanUI()
-        ui.rules_text = resources.files("bot").joinpath("rules/chan.md").read_text(encoding="utf-8")
-        bot.tables.register(ui)
-
-    @chan.command(name="new", description="Open a Chắn table in this channel")
-    @app_commands.describe(stake="Chips per point (default from config)",
-                           ga_stake="Chips per gà point (default: the stake; 0 turns gà off)",
-                           seats="Seats at the table, 2–4",
-                           turn_seconds="Seconds per move before the AI plays for you",
-                           chiu="Out-of-turn chíu: decided by the table (auto) or offered with a button (ask)")
-    async def new(self, interaction: discord.Interaction, stake: app_commands.Range[int, 0, 1_000_000] | None = None,
-                  ga_stake: app_commands.Range[int, 0, 1_000_000] | None = None,
-                  seats: app_commands.Range[int, 2, 4] | None = None,
-                  turn_seconds: app_commands.Range[int, 5, 3600] | None = None,
-                  chiu: Literal["auto", "ask"] | None = None) -> None:
-        if ga_stake is None:
-            ga_stake = self.bot.config.default_stake if stake is None else stake
-        await self.bot.tables.open_lobby(interaction, "chan", stake=stake, seats=seats, turn_seconds=turn_seconds,
-                                         ga_stake=ga_stake, chiu=chiu or "auto")
+class Chan(GameCog):
+    ui_class = ChanUI
 
 
 async def setup(bot) -> None:

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
-import discord
-from discord import app_commands
-from discord.ext import commands
-
 from bot.games import phom, phom_ai
 from bot.games.base import IllegalAction
 from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec
+from bot.tables.commands import GameCog
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHDC"
@@ -24,6 +19,7 @@ def card_label(card: str) -> str:
 class PhomUI(GameUI):
     game = phom.GAME
     deck = "french"
+    description = "Phỏm (Tá Lả): Vietnamese rummy for 2–4 players"
     phrases = {
         "phom.u": "{winner} ù: {each} from each player",
         "phom.u_before_discard": "{winner} ù before discarding: {each} from each player",
@@ -183,22 +179,8 @@ class PhomUI(GameUI):
         return rows
 
 
-class Phom(commands.Cog):
-    phom = app_commands.Group(name="phom", description="Phỏm (Tá Lả): Vietnamese rummy for 2–4 players")
-
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        ui = PhomUI()
-        ui.rules_text = resources.files("bot").joinpath("rules/phom.md").read_text(encoding="utf-8")
-        bot.tables.register(ui)
-
-    @phom.command(name="new", description="Open a Phỏm table in this channel")
-    @app_commands.describe(stake="Chips per unit (default from config)", seats="Seats at the table, 2–4",
-                           turn_seconds="Seconds per move before the AI plays for you")
-    async def new(self, interaction: discord.Interaction, stake: app_commands.Range[int, 0, 1_000_000] | None = None,
-                  seats: app_commands.Range[int, 2, 4] | None = None,
-                  turn_seconds: app_commands.Range[int, 5, 3600] | None = None) -> None:
-        await self.bot.tables.open_lobby(interaction, "phom", stake=stake, seats=seats, turn_seconds=turn_seconds)
+class Phom(GameCog):
+    ui_class = PhomUI
 
 
 async def setup(bot) -> None:

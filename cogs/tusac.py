@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
-import discord
-from discord import app_commands
-from discord.ext import commands
-
 from bot.games import tusac, tusac_ai
 from bot.games.base import Event, IllegalAction, card_of, tokens_for
 from bot.games.tusac_sets import COLOURS, card_name, glyph, sort_cards
 from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
+from bot.tables.commands import GameCog, LobbyOption
 
 COLOUR_MARKS = {"R": "🔴", "Y": "🟡", "G": "🟢", "W": "⚪"}
 
@@ -49,6 +44,11 @@ def public_groups(view: dict, seat: int) -> list[list[str]]:
 class TuSacUI(CopyTokensUI):
     game = tusac.GAME
     deck = "tusac"
+    description = "Tứ Sắc: four-colour xiangqi cards for 2–4 players"
+    lobby_options = (
+        LobbyOption("worst_card_penalty", "Whoever lets someone win with a card that is not one of his worst "
+                                          "pays for everyone (default on)", bool),
+    )
     phrases = {
         "tusac.won_dealt": "{winner} wins with a dealt hand without trash",
         "tusac.won_drawn": "{winner} wins with {card} drawn from the stock",
@@ -258,26 +258,8 @@ class TuSacUI(CopyTokensUI):
         return rows
 
 
-class TuSac(commands.Cog):
-    tusac = app_commands.Group(name="tusac", description="Tứ Sắc: four-colour xiangqi cards for 2–4 players")
-
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        ui = TuSacUI()
-        ui.rules_text = resources.files("bot").joinpath("rules/tusac.md").read_text(encoding="utf-8")
-        bot.tables.register(ui)
-
-    @tusac.command(name="new", description="Open a Tứ Sắc table in this channel")
-    @app_commands.describe(stake="Chips per unit (default from config)", seats="Seats at the table, 2–4",
-                           turn_seconds="Seconds per move before the AI plays for you",
-                           worst_card_penalty="Whoever lets someone win with a card that is not one of his "
-                                              "worst pays for everyone (default on)")
-    async def new(self, interaction: discord.Interaction, stake: app_commands.Range[int, 0, 1_000_000] | None = None,
-                  seats: app_commands.Range[int, 2, 4] | None = None,
-                  turn_seconds: app_commands.Range[int, 5, 3600] | None = None,
-                  worst_card_penalty: bool | None = None) -> None:
-        await self.bot.tables.open_lobby(interaction, "tusac", stake=stake, seats=seats, turn_seconds=turn_seconds,
-                                         worst_card_penalty=worst_card_penalty)
+class TuSac(GameCog):
+    ui_class = TuSacUI
 
 
 async def setup(bot) -> None:

@@ -59,21 +59,32 @@ async def click_many(env, clicks: list[tuple[Any, discord.Message, str]]) -> lis
     Each click is (actor, message, custom_id). The custom id need not be on the message:
     this is also how a forged click is sent.
     """
-    backend = env.backend
-    records = []
-    for actor, message, cid in clicks:
-        stored = backend.get_message(message.channel.id, message.id)
-        guild = getattr(actor, "guild", None)
-        record, payload = sim_interactions.base_payload(
-            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=message.channel.id,
-            guild_id=guild.id if guild is not None else None, user_id=actor.id,
-            data={"custom_id": cid, "component_type": ComponentType.BUTTON})
-        payload["message"] = dict(serializers.message_payload(backend, stored))
-        record.source_message_id = stored.id
-        records.append(record)
-        backend.emit("INTERACTION_CREATE", payload)
+    records = [emit_component(env, actor, message, cid) for actor, message, cid in clicks]
     await env.settle()
     return [InteractionResult(env, record) for record in records]
+
+
+async def forged_select(env, actor, message: discord.Message, cid: str, values: list[str]) -> InteractionResult:
+    """A select interaction carrying any ``values`` (a modified client can send anything)."""
+    record = emit_component(env, actor, message, cid, values=values)
+    await env.settle()
+    return InteractionResult(env, record)
+
+
+def emit_component(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None):
+    backend = env.backend
+    stored = backend.get_message(message.channel.id, message.id)
+    guild = getattr(actor, "guild", None)
+    data: dict[str, Any] = {"custom_id": cid, "component_type": ComponentType.BUTTON}
+    if values is not None:
+        data = {"custom_id": cid, "component_type": ComponentType.STRING_SELECT, "values": values}
+    record, payload = sim_interactions.base_payload(
+        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=message.channel.id,
+        guild_id=guild.id if guild is not None else None, user_id=actor.id, data=data)
+    payload["message"] = dict(serializers.message_payload(backend, stored))
+    record.source_message_id = stored.id
+    backend.emit("INTERACTION_CREATE", payload)
+    return record
 
 
 def private_texts(result: InteractionResult) -> list[str]:
@@ -96,6 +107,37 @@ async def start_table(env, game: str, humans: int, ai: int, *, deck=None, **opti
     env.bot.tables.next_deck = deck
     await host.click(players.channel.last_message, label="Start")
     return players
+
+
+def select_id(message: discord.Message) -> str:
+    """The custom id of the message's card select."""
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if isinstance(child, discord.components.SelectMenu):
+                return child.custom_id
+    raise AssertionError("no select on the message")
+
+
+PHOM_MOVES = ("Eat", "Show", "Discard", "Draw")  # the order to try after Quick Select
+
+
+async def quick_move(actor, message_of, moves=PHOM_MOVES) -> list[str]:
+    """Quick Select, then the first enabled move button; returns what the player was told."""
+    await actor.click(message_of(), label="Quick Select")
+    message = message_of()
+    move = next(label for label in moves if label in enabled(message))
+    return private_texts(await actor.click(message, label=move))
+
+
+async def play_until_over(players: Players, member, *, limit: int = 80) -> None:
+    """Member plays Quick Select moves (Phỏm) until the game's result is posted or the table
+    has finished (a result whose post fails is not there yet)."""
+    table = table_of(players.env)
+    for _ in range(limit):
+        if table.status != "playing" or table.state.is_over:
+            return
+        assert await quick_move(member.user, lambda: dm(member)) == []
+    raise AssertionError("the game did not end")
 
 
 def table_of(env):

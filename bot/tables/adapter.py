@@ -52,13 +52,24 @@ class GameUI:
     game: Game
     deck: str = "french"  # the sprite set used to render cards
     rules_text: str = ""
+    #: the ``/<game>`` group's description
+    description: str = ""
+    stake_description: str = "Chips per unit (default from config)"
+    #: options of ``/<game> new`` besides stake, seats and turn_seconds
+    #: (:class:`bot.tables.commands.LobbyOption`)
+    lobby_options: tuple = ()
     #: the text of each :class:`~bot.games.base.Phrase` key the engine emits; seat placeholders
     #: are filled with names, ``card``/``*_card`` values are shown with :meth:`card_label`
     phrases: dict[str, str] = {}
     #: keys of buttons that are card-selection helpers rather than moves
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
 
-    # ---- engine options from the lobby options
+    # ---- lobby and engine options
+    def table_options(self, given: dict[str, Any], *, stake: int) -> dict[str, Any]:
+        """The table's own options from those given to ``/<game> new`` (None where not given);
+        ``stake`` is the table's stake. Fill game-specific defaults here."""
+        return {key: value for key, value in given.items() if value is not None}
+
     def engine_options(self, table_options: dict[str, Any], *, previous_winner: int | None = None) -> dict[str, Any]:
         """Engine options for the next game; ``previous_winner`` is the seat (in the new seating)
         that won this table's previous game (Chắn's ù thông needs it), or None."""

@@ -39,8 +39,8 @@ class ControlId:
         return f"{PREFIX}:{self.kind}:{self.table_id}:{self.key}"
 
 
-_PLAY = re.compile(r"play:(\d{1,12}):(\d{1,6}):(\d{1,6}):([a-z_]{1,20})")
-_OTHER = re.compile(r"(lobby|table):(\d{1,12}):([a-z_]{1,20})")
+_PLAY = re.compile(r"play:(\d{1,12}):(\d{1,6}):(\d{1,6}):([a-z0-9_]{1,20})")
+_OTHER = re.compile(r"(lobby|table):(\d{1,12}):([a-z0-9_]{1,20})")
 
 
 def parse(payload: str) -> ControlId | None:

@@ -23,11 +23,12 @@ def seat_label(table: Table, index: int) -> str:
     return f"💤 {seat.name}" if seat.away else seat.name
 
 
-def lobby_embed(table: Table, ui: GameUI) -> discord.Embed:
+def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord.Embed:
+    """The lobby; ``note`` replaces the status line (e.g. why the lobby closed)."""
     game = ui.game
     embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=COLOUR)
-    status = {"lobby": "Waiting for players", "cancelled": "Cancelled", "playing": "Playing",
-              "finished": "Finished"}[table.status]
+    status = note or {"lobby": "Waiting for players", "cancelled": "Cancelled", "playing": "Playing",
+                      "finished": "Finished"}[table.status]
     embed.description = (
         f"**{status}** · host <@{table.host_id}>\n"
         f"Stake **{table.stake}** chips · turn **{table.turn_seconds}s** · "
@@ -137,6 +138,29 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
         png = await render_hand_async(image.groups, marked=image.marked, selected=image.selected,
                                       caption=image.caption, title=image.title, deck=ui.deck)
     return {"content": content, "png": png, "view": controls, "shown": now_shown}
+
+
+def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
+    """The end of a game: summary (from the engine's phrases and the seats' names), ranking, payments."""
+    embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · game {table.game_no} — result",
+                          colour=COLOUR)
+    summary = ui.summary_text(outcome.summary, names)
+    embed.description = summary or ("Drawn game: no payments." if outcome.is_draw else "")
+    ga_stake = int(table.options.get("ga_stake", 0))
+    chips = outcome.chips(table.stake)
+    lines = []
+    for r in sorted(outcome.results, key=lambda r: (r.rank, r.seat)):
+        points = "" if r.points is None else f" · {r.points} pts"
+        notes = f" · {', '.join(r.notes)}" if r.notes else ""
+        ga = f" · {r.ga:+d} gà" if r.ga else ""
+        lines.append(f"**{r.rank}. {names[r.seat]}**{points}{notes} · **{chips[r.seat] + r.ga * ga_stake:+d}** chips{ga}")
+    embed.add_field(name="Ranking", value="\n".join(lines), inline=False)
+    if outcome.transfers:
+        transfers = [f"{names[t.payer]} → {names[t.payee]}: {t.units * table.stake} ({t.reason})"
+                     for t in outcome.transfers]
+        embed.add_field(name="Payments", value="\n".join(transfers)[:1024], inline=False)
+    embed.set_footer(text="Chips record play among friends; they are not money. Rematch keeps the seats.")
+    return embed
 
 
 def png_file(png: bytes, name: str = "hand.png") -> discord.File:

@@ -62,9 +62,11 @@ class Table:
     timeouts: dict[int, int] = field(default_factory=dict)
     hand_messages: dict[int, HandMessage] = field(default_factory=dict)
     dm_closed: set[int] = field(default_factory=set)
-    deadline: float | None = None  # unix time the current human turn times out
+    deadline: float | None = None  # unix time the current human turn times out (persisted)
+    lobby_expires_at: float | None = None  # unix time an unstarted lobby closes (persisted)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task | None = None
+    lobby_timer: asyncio.Task | None = None
     refresher: asyncio.Task | None = None
     dirty: bool = False
 
@@ -92,3 +94,6 @@ class Table:
 
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [seat.to_json() for seat in self.seats]

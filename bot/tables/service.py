@@ -11,7 +11,6 @@ import asyncio
 import json
 import logging
 import random
-import time
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +22,10 @@ from bot.games.base import Event, IllegalAction
 
 from . import messages
 from .adapter import GameUI
+from .commands import common_options
 from .controls import ControlId
 from .model import HandMessage, Seat, Table
+from .retry import with_retries
 
 if TYPE_CHECKING:
     from bot.app import ChieuBot
@@ -37,6 +38,11 @@ REMATCH_WINDOW = timedelta(days=1)
 
 class Refused(Exception):
     """A click that changes nothing; the message is shown privately to the clicker."""
+
+
+def now() -> float:
+    """Unix time from discord.py's clock (the simulator's virtual clock in tests)."""
+    return discord.utils.utcnow().timestamp()
 
 
 class TableService:
@@ -68,7 +74,7 @@ class TableService:
 
     async def close(self) -> None:
         for table in self.tables.values():
-            for task in (table.timer, table.refresher):
+            for task in (table.timer, table.refresher, table.lobby_timer):
                 if task is not None:
                     task.cancel()
         for task in list(self._tasks):
@@ -89,29 +95,34 @@ class TableService:
         await self.db.update_table(table.id, **fields)
 
     # ------------------------------------------------------------------ lobby
-    async def open_lobby(self, interaction: discord.Interaction, game: str, *, stake: int | None,
-                         seats: int | None, turn_seconds: int | None, **extra: Any) -> None:
+    async def open_lobby(self, interaction: discord.Interaction, game: str, **given: Any) -> None:
+        """``/<game> new``: ``given`` holds the command's options, None where not given."""
         ui = self.uis[game]
         cfg = self.config
         if interaction.guild is None:
             return await self.reply(interaction, "Tables are opened in a server channel, not in DMs.")
         open_here = [t for t in self.tables.values() if t.channel_id == interaction.channel_id
                      and t.status in ("lobby", "playing")]
+        mine = next((t for t in open_here if t.status == "lobby" and t.host_id == interaction.user.id), None)
+        if mine is not None:
+            return await self.reply(
+                interaction, f"You already have an open lobby here (table #{mine.id}): start it or cancel it "
+                             "before opening another.")
         if len(open_here) >= cfg.max_tables_per_channel:
             return await self.reply(interaction, f"This channel already has {len(open_here)} open tables.")
-        seats = seats or ui.game.max_players
-        if not ui.game.min_players <= seats <= ui.game.max_players:
-            return await self.reply(
-                interaction, f"{ui.game.title} is for {ui.game.min_players}–{ui.game.max_players} players.")
-        stake = cfg.default_stake if stake is None else stake
-        if stake < 0:
-            return await self.reply(interaction, "The stake cannot be negative.")
-        turn_seconds = cfg.default_turn_seconds if turn_seconds is None else turn_seconds
-        if not cfg.min_turn_seconds <= turn_seconds <= cfg.max_turn_seconds:
-            return await self.reply(
-                interaction, f"turn_seconds must be {cfg.min_turn_seconds}–{cfg.max_turn_seconds}.")
-        options = {"stake": stake, "seats": seats, "turn_seconds": turn_seconds,
-                   **{k: v for k, v in extra.items() if v is not None}}
+        # the limits Discord shows are the ones enforced here (a client may send anything)
+        for option in (*common_options(ui, cfg), *ui.lobby_options):
+            value = given.get(option.name)
+            if value is None:
+                continue
+            if option.choices and value not in option.choices:
+                return await self.reply(interaction, f"`{option.name}` must be one of {', '.join(option.choices)}.")
+            if option.low is not None and not option.low <= value <= option.high:
+                return await self.reply(interaction, f"`{option.name}` must be {option.low}–{option.high}.")
+        stake = cfg.default_stake if given.get("stake") is None else given["stake"]
+        options = {**ui.table_options(given, stake=stake), "stake": stake,
+                   "seats": given.get("seats") or ui.game.max_players,
+                   "turn_seconds": given.get("turn_seconds") or cfg.default_turn_seconds}
         host = Seat(interaction.user.id, interaction.user.display_name)
         table_id = await self.db.insert_table(guild_id=interaction.guild.id, channel_id=interaction.channel_id,
                                               game=game, options=options, host_id=host.user_id,
@@ -119,10 +130,38 @@ class TableService:
         table = Table(id=table_id, guild_id=interaction.guild.id, channel_id=interaction.channel_id, game=game,
                       options=options, host_id=host.user_id, status="lobby", seats=[host])
         self.tables[table_id] = table
+        table.lobby_expires_at = now() + cfg.lobby_timeout_seconds
         await interaction.response.send_message(embed=messages.lobby_embed(table, ui), view=messages.lobby_view(table))
         message = await interaction.original_response()
         table.lobby_message_id = message.id
-        await self._save_table(table, lobby_message_id=message.id)
+        await self._save_table(table, lobby_message_id=message.id, lobby_expires_at=table.lobby_expires_at)
+        self._arm_lobby_expiry(table)
+
+    def _arm_lobby_expiry(self, table: Table) -> None:
+        if table.lobby_timer is not None:
+            table.lobby_timer.cancel()
+        table.lobby_timer = self._spawn(self._expire_lobby(table), f"lobby-{table.id}")
+
+    async def _expire_lobby(self, table: Table) -> None:
+        """Close a lobby nobody started in time, so that no one can hold a channel's seats forever."""
+        await asyncio.sleep(max(0.0, (table.lobby_expires_at or now()) - now()))
+        async with table.lock:
+            if table.status != "lobby" or table.lobby_expires_at is None or table.lobby_expires_at > now() + 0.5:
+                return
+            table.status = "cancelled"
+            table.lobby_timer = None
+            self.tables.pop(table.id, None)
+            await self._save_table(table, status="cancelled")
+        minutes = max(1, round(self.config.lobby_timeout_seconds / 60))
+        channel = self._channel(table.play_channel_id if table.game_no else table.channel_id)
+        if table.lobby_message_id is not None:
+            try:
+                await channel.get_partial_message(table.lobby_message_id).edit(
+                    embed=messages.lobby_embed(table, self.uis[table.game],
+                                               note=f"Expired: nobody started this table within {minutes} minutes."),
+                    view=messages.lobby_view(table))
+            except discord.HTTPException:
+                log.info("could not mark the expired lobby of table %s", table.id)
 
     async def _lobby_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
         ui = self.uis[table.game]
@@ -164,10 +203,13 @@ class TableService:
                                   "(use **Add AI** to fill seats).")
             else:
                 raise Refused("That control is not valid.")
-            await self._save_table(table, seats=[s.to_json() for s in table.seats], status=table.status,
+            await self._save_table(table, seats=table.seats_json(), status=table.status,
                                    host_id=table.host_id)
             if table.status == "cancelled":
                 self.tables.pop(table.id, None)
+            if table.status != "lobby" and table.lobby_timer is not None:
+                table.lobby_timer.cancel()
+                table.lobby_timer = None
             await interaction.response.edit_message(embed=messages.lobby_embed(table, ui),
                                                     view=messages.lobby_view(table))
             if key == "start":
@@ -185,7 +227,7 @@ class TableService:
         async with self.db.transaction():
             table.game_id = await self.db.insert_game(
                 table_id=table.id, game_no=table.game_no, guild_id=table.guild_id, game=table.game,
-                seats=[s.to_json() for s in table.seats], options=record["options"], deck=record["deck"],
+                seats=table.seats_json(), options=record["options"], deck=record["deck"],
                 stake=table.stake)
             await self.db.update_table(table.id, status="playing", game_no=table.game_no)
         table.status = "playing"
@@ -202,11 +244,15 @@ class TableService:
         self._start_turn(table)
         message = await channel.send(embed=messages.table_embed(table, ui), view=messages.table_view(table))
         table.table_message_id = message.id
-        await self._save_table(table, thread_id=table.thread_id, table_message_id=message.id)
+        await self._save_table(table, thread_id=table.thread_id, table_message_id=message.id,
+                               turn_deadline=table.deadline, timeouts={})
         for seat in range(len(table.seats)):
             if not table.seats[seat].is_ai:
                 await self._send_hand(table, seat)
-        self._schedule(table)
+        if state.is_over:  # e.g. a Phỏm hand dealt all in phỏm wins before anyone plays
+            self._after_move(table)
+        else:
+            self._schedule(table)
 
     async def _previous_winner(self, table: Table) -> int | None:
         """The seat (in today's seating) of whoever won this table's previous game, if anyone did."""
@@ -292,8 +338,9 @@ class TableService:
                     raise Refused("You are not marked away.")
                 table.seats[seat].away = False
                 table.timeouts[seat] = 0
-                await self._save_table(table, seats=[s.to_json() for s in table.seats])
                 self._start_turn(table)
+                await self._save_table(table, seats=table.seats_json(), timeouts=table.timeouts,
+                                       turn_deadline=table.deadline)
                 self._schedule(table)
             await self.reply(interaction, "Welcome back! You play your own seat again.")
             self.request_refresh(table)
@@ -314,7 +361,8 @@ class TableService:
                 await self._update_clicked(interaction, table, seat)
                 raise Refused("That button is from an earlier turn; your hand is now up to date.")
             if control.key == "sel":
-                table.selection[seat] = values
+                # a forged or stale select may carry anything: keep only cards this seat holds
+                table.selection[seat] = ui.keep_selection(table.state.view(seat), values)
             elif control.key == "arrange":
                 table.arranged[seat] = not table.arranged.get(seat, True)
             elif control.key in ui.helper_keys:
@@ -329,10 +377,9 @@ class TableService:
                 view = table.state.view(seat)
                 try:
                     action = ui.action_for(control.key, view, table.selection.get(seat, []))
-                    await self._apply(table, seat, action)
+                    await self._apply(table, seat, action, by_player=True)
                 except IllegalAction as exc:
                     raise Refused(str(exc)) from None
-                table.timeouts[seat] = 0
                 self._after_move(table)
             await self._update_clicked(interaction, table, seat)
 
@@ -371,18 +418,28 @@ class TableService:
             message = await channel.send(embed=messages.lobby_embed(table, self.uis[table.game]),
                                          view=messages.lobby_view(table))
             table.lobby_message_id = message.id
+            table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
             await self._save_table(table, status="lobby", lobby_message_id=message.id,
-                                   seats=[s.to_json() for s in table.seats])
+                                   seats=table.seats_json(), lobby_expires_at=table.lobby_expires_at)
+            self._arm_lobby_expiry(table)
 
     # ------------------------------------------------------------------ moves
-    async def _apply(self, table: Table, seat: int, action: str) -> list[Event]:
-        """Apply and persist one action; the caller holds the lock. Raises IllegalAction."""
+    async def _apply(self, table: Table, seat: int, action: str, *, by_player: bool = False) -> list[Event]:
+        """Apply and persist one action with the next turn's deadline and the timeout counts,
+        in one transaction; the caller holds the lock. Raises IllegalAction."""
         events = table.state.apply(seat, action)
         canonical = table.state.record()["actions"][-1][1]
+        previous = (table.deadline, table.timeouts.get(seat, 0))
+        if by_player:
+            table.timeouts[seat] = 0
+        self._start_turn(table)
         try:
-            await self.db.append_action(table.game_id, table.version, seat, canonical)
+            async with self.db.transaction():
+                await self.db.append_action(table.game_id, table.version, seat, canonical)
+                await self.db.update_table(table.id, turn_deadline=table.deadline, timeouts=table.timeouts)
         except Exception:
             # The move is not recorded, so it did not happen: rebuild the state from the record.
+            table.deadline, table.timeouts[seat] = previous
             await self._reload_state(table)
             raise
         table.version += 1
@@ -400,13 +457,12 @@ class TableService:
         table.version = len(actions)
 
     def _after_move(self, table: Table) -> None:
-        """Caller holds the lock: start the next turn or finish, then refresh what people see."""
+        """Caller holds the lock: arm the next turn (its deadline is set) or finish, then refresh."""
         if table.state.is_over:
             self._cancel_timer(table)
             table.deadline = None
             self._spawn(self._finish(table), f"finish-{table.id}")
         else:
-            self._start_turn(table)
             self._schedule(table)
         self.request_refresh(table)
 
@@ -416,7 +472,7 @@ class TableService:
         table.timer = None
 
     def _start_turn(self, table: Table) -> None:
-        table.deadline = time.time() + table.turn_seconds
+        table.deadline = None if table.state is not None and table.state.is_over else now() + table.turn_seconds
 
     def _schedule(self, table: Table) -> None:
         """Arm the one pending wake-up of the table: an AI move now, or the human turn timer."""
@@ -428,7 +484,7 @@ class TableService:
             table.timer = self._spawn(self._wake(table, table.version, self.config.ai_delay_seconds, False),
                                       f"ai-{table.id}")
         elif to_act:
-            remaining = max(0.0, (table.deadline or time.time()) - time.time())
+            remaining = max(0.0, (table.deadline or now()) - now())
             table.timer = self._spawn(self._wake(table, table.version, remaining, True), f"timer-{table.id}")
 
     async def _wake(self, table: Table, version: int, delay: float, timed_out: bool) -> None:
@@ -446,8 +502,8 @@ class TableService:
                     if table.timeouts[seat] >= self.config.away_after_timeouts:
                         table.seats[seat].away = True
                         table.log.append(f"💤 {table.seats[seat].name} is away; the AI plays until they are back.")
-                        await self._save_table(table, seats=[s.to_json() for s in table.seats])
-                await self._apply(table, seat, ui.ai_action(table.state, seat))
+                        await self._save_table(table, seats=table.seats_json())
+                await self._apply(table, seat, ui.ai_action(table.state, seat))  # persists the timeouts
                 break  # one move per wake-up: the next one is scheduled from the new state
             table.timer = None
             self._after_move(table)
@@ -491,57 +547,71 @@ class TableService:
 
     # ------------------------------------------------------------------ the end
     async def _finish(self, table: Table) -> None:
+        """Settle the finished game (retried until it is written), then post its result."""
         async with table.lock:
             if table.status != "playing" or table.state is None or not table.state.is_over:
                 return
-            await self._settle(table)
-            ui = self.uis[table.game]
-            outcome = table.state.outcome()
-            names = table.names()
-            view = table.state.view(None)
-            embed = self._result_embed(table, ui, outcome, names)
-            png = await _render_rows(ui, view, names, f"{ui.game.title} · table #{table.id} · game {table.game_no}")
-            embed.set_image(url="attachment://result.png")
+            try:
+                await with_retries(f"settling game {table.game_id}", lambda: self._settle(table))
+            except Exception:
+                # Chips are never guessed: the game stays unsettled in SQLite and the next start
+                # settles it again; the table itself finishes so nobody is stuck at it.
+                table.log.append("⚠️ The chips of this game could not be recorded yet; they will be.")
             table.status = "finished"
-            await self._save_table(table, status="finished")
-            await self._channel(table.play_channel_id).send(
-                embed=embed, file=messages.png_file(png, "result.png"), view=messages.table_view(table, rematch=True))
+            await self._save_table(table, status="finished", turn_deadline=None)
+        await self._post_result(table)
         self.request_refresh(table)
 
     async def _settle(self, table: Table) -> None:
         outcome = table.state.outcome()
         outcome.check_balanced()
         ga_stake = int(table.options.get("ga_stake", 0))
+        chips = outcome.chips(table.stake)
+        winners = set(outcome.winners)
         entries = [
             ledger.Entry(seat=r.seat, user_id=table.seats[r.seat].user_id, name=table.seats[r.seat].name,
-                         chips=r.payout * table.stake + r.ga * ga_stake, ga=r.ga, rank=r.rank, points=r.points,
-                         won=outcome.winner == r.seat, detail=r.notes)
+                         chips=chips[r.seat] + r.ga * ga_stake, ga=r.ga, rank=r.rank, points=r.points,
+                         won=r.seat in winners, detail=r.notes)
             for r in outcome.results
         ]
         await ledger.settle(self.db, game_id=table.game_id, guild_id=table.guild_id, game=table.game,
-                            entries=entries)
-        await self.db.finish_game(table.game_id, "finished", table.state.view(None)["outcome"])
+                            entries=entries, outcome=table.state.view(None)["outcome"])
 
-    def _result_embed(self, table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
-        embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · game {table.game_no} — result",
-                              colour=messages.COLOUR)
-        summary = ui.summary_text(outcome.summary, names)
-        embed.description = summary or ("Drawn game: no payments." if outcome.is_draw else "")
-        ga_stake = int(table.options.get("ga_stake", 0))
-        lines = []
-        for r in sorted(outcome.results, key=lambda r: (r.rank, r.seat)):
-            chips = r.payout * table.stake + r.ga * ga_stake
-            points = "" if r.points is None else f" · {r.points} pts"
-            notes = f" · {', '.join(r.notes)}" if r.notes else ""
-            ga = f" · {r.ga:+d} gà" if r.ga else ""
-            lines.append(f"**{r.rank}. {names[r.seat]}**{points}{notes} · **{chips:+d}** chips{ga}")
-        embed.add_field(name="Ranking", value="\n".join(lines), inline=False)
-        if outcome.transfers:
-            transfers = [f"{names[t.payer]} → {names[t.payee]}: {t.units * table.stake} ({t.reason})"
-                         for t in outcome.transfers]
-            embed.add_field(name="Payments", value="\n".join(transfers)[:1024], inline=False)
-        embed.set_footer(text="Chips record play among friends; they are not money. Rematch keeps the seats.")
-        return embed
+    async def _post_result(self, table: Table) -> None:
+        """The result and Rematch reach the table: retried with backoff, and at the next start
+        if they never did (the game row remembers the message)."""
+        game_id, game_no = table.game_id, table.game_no
+        try:
+            message = await with_retries(f"posting the result of game {game_id}",
+                                         lambda: self._send_result(table))
+        except Exception:
+            return
+        await self.db.set_result_message(game_id, message.id)
+        log.debug("result of table %s game %s posted", table.id, game_no)
+
+    async def _send_result(self, table: Table) -> discord.Message:
+        ui = self.uis[table.game]
+        outcome = table.state.outcome()
+        names = table.names()
+        embed = messages.result_embed(table, ui, outcome, names)
+        kwargs: dict[str, Any] = {"embed": embed, "view": messages.table_view(table, rematch=True)}
+        try:
+            png = await _render_rows(ui, table.state.view(None), names,
+                                     f"{ui.game.title} · table #{table.id} · game {table.game_no}")
+        except Exception:
+            log.exception("rendering the result of table %s failed; posting it without the image", table.id)
+        else:
+            embed.set_image(url="attachment://result.png")
+            kwargs["file"] = messages.png_file(png, "result.png")
+        try:
+            return await self._channel(table.play_channel_id).send(**kwargs)
+        except (discord.Forbidden, discord.NotFound):
+            if table.thread_id is None:
+                raise
+            # a locked, archived or deleted thread: the result goes to the table's channel
+            if "file" in kwargs:
+                kwargs["file"].reset()
+            return await self._channel(table.channel_id).send(**kwargs)
 
     # ------------------------------------------------------------------ restart
     async def restore(self) -> None:
@@ -554,24 +624,56 @@ class TableService:
                           options=json.loads(row["options"]), host_id=row["host_id"], status=row["status"],
                           seats=[Seat.from_json(s) for s in json.loads(row["seats"])], game_no=row["game_no"],
                           thread_id=row["thread_id"], lobby_message_id=row["lobby_message_id"],
-                          table_message_id=row["table_message_id"])
+                          table_message_id=row["table_message_id"], lobby_expires_at=row["lobby_expires_at"],
+                          deadline=row["turn_deadline"],
+                          timeouts={int(seat): count for seat, count in json.loads(row["timeouts"]).items()})
             self.tables[table.id] = table
             if table.status == "lobby":
+                if table.lobby_expires_at is None:
+                    table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
+                self._arm_lobby_expiry(table)
                 continue
             game = await self.db.current_game(table.id, table.game_no)
             table.game_id = game["id"]
             await self._reload_state(table)
             if table.status == "finished":
-                continue  # kept for its Rematch button, which needs the winner
+                # kept for its Rematch button (which needs the winner); its result is posted
+                # now if it never reached the table
+                if game["result_message_id"] is None:
+                    self._spawn(self._post_result(table), f"result-{table.id}")
+                continue
             table.log.append("♻️ The bot restarted; the game goes on.")
             for seat, (channel_id, message_id) in (await self.db.hand_messages(table.game_id)).items():
                 table.hand_messages[seat] = HandMessage(channel_id, message_id)
             if table.state.is_over:
                 self._spawn(self._finish(table), f"finish-{table.id}")
             else:
-                self._start_turn(table)
-                self._schedule(table)
+                if table.deadline is None:
+                    self._start_turn(table)
+                self._schedule(table)  # the restored timer fires when the original would have
             self.request_refresh(table)
+        await self._settle_leftovers()
+
+    async def _settle_leftovers(self) -> None:
+        """Settle games that ended but were never settled (a settlement that kept failing)."""
+        for row in await self.db.unsettled_games():
+            ui = self.uis.get(row["game"])
+            if ui is None:
+                continue
+            record = {"game": row["game"], "version": 1, "options": json.loads(row["options"]),
+                      "deck": json.loads(row["deck"]), "actions": await self.db.actions(row["id"])}
+            state = ui.game.replay(record)
+            if not state.is_over:
+                continue
+            seats = [Seat.from_json(s) for s in json.loads(row["seats"])]
+            table = Table(id=row["table_id"], guild_id=row["guild_id"], channel_id=0, game=row["game"],
+                          options=json.loads(row["table_options"]), host_id=0, status="finished", seats=seats,
+                          game_no=row["game_no"], game_id=row["id"], state=state)
+            try:
+                await self._settle(table)
+                log.info("settled game %s, left unsettled before the restart", row["id"])
+            except Exception:
+                log.exception("game %s still cannot be settled", row["id"])
 
 
 async def _render_rows(ui: GameUI, view: dict, names: list[str], title: str) -> bytes:
