@@ -66,7 +66,7 @@ def new_table_command(ui: GameUI, config: "Config", open_lobby: Any) -> app_comm
         + [inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[o.annotation()])
            for o in options])
     app_commands.describe(**{o.name: o.description for o in options})(new)
-    group = app_commands.Group(name=ui.game.name, description=ui.description or ui.game.title)
+    group = app_commands.Group(name=ui.game.name, description=ui.description or ui.game.title, guild_only=True)
     group.add_command(app_commands.Command(name="new", description=f"Open a {ui.game.title} table in this channel",
                                            callback=new))
     return group

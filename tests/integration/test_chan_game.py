@@ -167,3 +167,20 @@ async def test_an_out_of_turn_chiu_offer_in_ask_mode(simcord_env):
     assert private_texts(told) == []
     assert table.state.laid[0].count(("5V", "5V")) == 2
     assert any("chíu" in line for line in table.log)
+
+
+MINH_THREE = "2V 3W 4S 5W 6W 7S 8V 9W CC 2S 3V 4W 5W 7V 8S 9V 2W 3S 5W"  # three 5W, no other five
+
+
+async def test_eat_ca_star_pairs_one_copy_and_keeps_the_chan(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "chan", 2, 0, deck=pack(LAN, MINH_THREE))
+    lan, minh = players.members
+    table = table_of(env)
+    await lan.user.select(dm(lan), ["5V#1"])
+    await lan.user.click(dm(lan), label="Discard")
+    await minh.user.select(dm(minh), ["5W#3"])
+    assert "Eat Cạ*" in enabled(dm(minh)) and "Eat Cạ" not in enabled(dm(minh))
+    told = await minh.user.click(dm(minh), label="Eat Cạ*")
+    assert private_texts(told) == []
+    assert table.state.laid[1] == [("5V", "5W")] and table.state.hands[1].count("5W") == 2

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+from simcord.backend.errors import OptionError
+
 from tests.simhelpers import Players, buttons, dm, enabled, play_channel, private_texts
 
 
@@ -106,3 +109,22 @@ async def test_rules_for_every_game_answer_privately(simcord_env):
         shown = await lan.slash(players.channel, command)
         assert shown.response.ephemeral and shown.response.embeds[0].title.startswith(title), command
         assert len(shown.response.embeds[0].description) > 200
+
+
+async def test_slash_options_show_the_limits_the_table_enforces(simcord_env, bot_factory):
+    env = simcord_env
+    await env.restart_bot(bot_factory(min_turn_seconds=30, max_turn_seconds=120, default_turn_seconds=45))
+    for game, seats in (("phom", (2, 4)), ("chan", (2, 4)), ("tusac", (2, 4))):
+        (new,) = env.backend.commands[None][(game, 1)]["options"]
+        options = {o["name"]: o for o in new["options"]}
+        assert (options["turn_seconds"]["min_value"], options["turn_seconds"]["max_value"]) == (30, 120)
+        assert (options["seats"]["min_value"], options["seats"]["max_value"]) == seats
+        assert options["stake"]["min_value"] == 0
+        assert env.backend.commands[None][(game, 1)]["dm_permission"] is False  # servers only
+    players = Players(env, 1)
+    (lan,) = players.members
+    with pytest.raises(OptionError):
+        await lan.slash(players.channel, "phom new", turn_seconds=20)
+    await lan.slash(players.channel, "phom new", turn_seconds=120)
+    (table,) = env.bot.tables.tables.values()
+    assert table.turn_seconds == 120
