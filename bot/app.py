@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -28,9 +29,13 @@ class ChieuBot(commands.Bot):
 
     def __init__(self, config: Config) -> None:
         # Slash commands and components only: no privileged intents, no message content.
+        # No message cache: every message the bot edits is named by id (partial messages) or
+        # comes with its interaction, and thousands of cached messages would only lengthen
+        # every garbage collection.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, max_messages=None)
         self.config = config
+        self._frozen = False
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
@@ -48,6 +53,16 @@ class ChieuBot(commands.Bot):
         for deck in sorted({ui.deck for ui in self.tables.uis.values()}):
             count = await asyncio.to_thread(warm_sprites, deck)
             log.debug("warmed %d %s sprites", count, deck)
+
+    async def on_ready(self) -> None:
+        if not self._frozen:
+            # Everything alive now (modules, caches, restored tables) lives as long as the bot:
+            # keep it out of the collector's full passes, which otherwise stall the event loop
+            # for tens of milliseconds (benchmarks/load.py).
+            self._frozen = True
+            gc.collect()
+            gc.freeze()
+            log.info("ready: %d objects frozen out of garbage collection", gc.get_freeze_count())
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # discord.py silently drops a click whose custom id is not on the message (a forged

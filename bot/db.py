@@ -96,6 +96,7 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tables ADD COLUMN timeouts TEXT NOT NULL DEFAULT '{}';
     ALTER TABLE tables ADD COLUMN lobby_expires_at REAL;
     ALTER TABLE games ADD COLUMN result_message_id INTEGER;
+    ALTER TABLE actions ADD COLUMN turn_deadline REAL;
     CREATE INDEX tables_lobby_host ON tables (channel_id, host_id, status);
     """,
 ]
@@ -269,12 +270,20 @@ class Database:
     async def current_game(self, table_id: int, game_no: int) -> aiosqlite.Row | None:
         return await self.fetchone("SELECT * FROM games WHERE table_id = ? AND game_no = ?", (table_id, game_no))
 
-    async def append_action(self, game_id: int, idx: int, seat: int, action: str) -> None:
-        # The primary key (game_id, idx) makes a second writer for the same step fail loudly.
+    async def append_action(self, game_id: int, idx: int, seat: int, action: str,
+                            turn_deadline: float | None = None) -> None:
+        """One move, with the deadline of the turn it starts: a single statement, so the busiest
+        write of the bot holds the writer for one round trip. The primary key (game_id, idx)
+        makes a second writer for the same step fail loudly."""
         await self.execute(
-            "INSERT INTO actions (game_id, idx, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-            (game_id, idx, seat, action, now_iso()),
+            "INSERT INTO actions (game_id, idx, seat, action, at, turn_deadline) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, idx, seat, action, now_iso(), turn_deadline),
         )
+
+    async def last_turn_deadline(self, game_id: int) -> float | None:
+        row = await self.fetchone("SELECT turn_deadline FROM actions WHERE game_id = ? ORDER BY idx DESC LIMIT 1",
+                                  (game_id,))
+        return None if row is None else row["turn_deadline"]
 
     async def actions(self, game_id: int) -> list[tuple[int, str]]:
         rows = await self.fetchall("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY idx", (game_id,))

@@ -111,11 +111,10 @@ class ChanUI(CopyTokensUI):
             caption += f" · laid down (right): {len(laid)} pairs"
         if forbidden:
             caption += " · underlined: may not be discarded"
-        mine = seat in view["to_act"]
         return HandImage(groups=groups + laid,
                          marked=[i for i, card in enumerate(flat) if card in forbidden],
                          selected=[i for i, t in enumerate(tokens) if t in selection],
-                         caption=caption, title="Your hand — your move" if mine else "Your hand")
+                         caption=caption, title="Your hand")
 
     # ---- controls
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:

@@ -70,10 +70,9 @@ class PhomUI(GameUI):
         shown = view["shown"][view["seat"]] if view["seat"] is not None else []
         if shown:
             caption += " · shown: " + "  ".join(" ".join(card_label(c) for c in meld) for meld in shown)
-        mine = view["current"] == view["seat"]
-        title = "Your hand — your turn" if mine else "Your hand"
         return HandImage(groups=groups, marked=[i for i, c in enumerate(flat) if c in eaten],
-                         selected=[i for i, c in enumerate(flat) if c in selection], caption=caption, title=title)
+                         selected=[i for i, c in enumerate(flat) if c in selection], caption=caption,
+                         title="Your hand")  # whose turn it is lives in the text: the image changes only with the hand
 
     # ---- controls
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:

@@ -114,11 +114,10 @@ class TuSacUI(CopyTokensUI):
         caption = f"trash {view['trash']} · khap {len(view['khaps'])}"
         if public:
             caption += " · underlined: your public block"
-        mine = view["current"] == seat
         return HandImage(groups=groups + public,
                          marked=list(range(len(flat), len(flat) + sum(map(len, public)))),
                          selected=[i for i, t in enumerate(tokens) if t in selection],
-                         caption=caption, title="Your hand — your turn" if mine else "Your hand")
+                         caption=caption, title="Your hand")
 
     # ---- controls
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:

@@ -8,6 +8,7 @@ per-table refresher that coalesces bursts of moves into one round of edits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -34,6 +35,10 @@ log = logging.getLogger(__name__)
 
 # A finished table is rebuilt after a restart (so Rematch still works) for this long.
 REMATCH_WINDOW = timedelta(days=1)
+# A click is answered with its result in one call unless the table is busy this long.
+ACKNOWLEDGE_WITHIN = 1.0
+# AI moves closer together than this are shown as one burst (one edit of each message).
+COALESCE_SECONDS = 0.5
 
 
 class Refused(Exception):
@@ -328,10 +333,9 @@ class TableService:
         if table.status != "playing":
             raise Refused("This game is over.")
         if key == "hand":
-            await interaction.response.defer(ephemeral=True, thinking=True)
             payload = await messages.hand_payload(table, self.uis[table.game], seat)
-            await interaction.followup.send(content=payload["content"], file=messages.png_file(payload["png"]),
-                                            view=payload["view"], ephemeral=True)
+            await interaction.response.send_message(content=payload["content"], file=messages.png_file(payload["png"]),
+                                                    view=payload["view"], ephemeral=True)
         elif key == "back":
             async with table.lock:
                 if not table.seats[seat].away:
@@ -355,48 +359,76 @@ class TableService:
         if table.status != "playing" or control.game_no != table.game_no:
             raise Refused("That game is over.")
         ui = self.uis[table.game]
-        await interaction.response.defer()  # acknowledged at once; the message is edited below
-        async with table.lock:
+        refusal = None
+        async with self._lock_or_defer(table, interaction):
             if control.version != table.version or table.state.is_over:
-                await self._update_clicked(interaction, table, seat)
-                raise Refused("That button is from an earlier turn; your hand is now up to date.")
-            if control.key == "sel":
+                refusal = "That button is from an earlier turn; your hand is now up to date."
+            elif control.key == "sel":
                 # a forged or stale select may carry anything: keep only cards this seat holds
                 table.selection[seat] = ui.keep_selection(table.state.view(seat), values)
             elif control.key == "arrange":
                 table.arranged[seat] = not table.arranged.get(seat, True)
             elif control.key in ui.helper_keys:
                 if control.key == "quick" and seat not in table.state.to_act:
-                    raise Refused("It is not your turn.")
-                try:
-                    table.selection[seat] = ui.helper(control.key, table.state, seat,
-                                                      table.selection.get(seat, []))
-                except IllegalAction as exc:
-                    raise Refused(str(exc)) from None
+                    refusal = "It is not your turn."
+                else:
+                    try:
+                        table.selection[seat] = ui.helper(control.key, table.state, seat,
+                                                          table.selection.get(seat, []))
+                    except IllegalAction as exc:
+                        refusal = str(exc)
             else:
                 view = table.state.view(seat)
                 try:
                     action = ui.action_for(control.key, view, table.selection.get(seat, []))
                     await self._apply(table, seat, action, by_player=True)
                 except IllegalAction as exc:
-                    raise Refused(str(exc)) from None
-                self._after_move(table)
-            await self._update_clicked(interaction, table, seat)
+                    refusal = str(exc)
+                else:
+                    self._after_move(table)
+            await self._answer_with_hand(interaction, table, seat, refusal)
 
-    async def _update_clicked(self, interaction: discord.Interaction, table: Table, seat: int) -> None:
-        """Edit the message that was clicked (a DM or an ephemeral hand) to the seat's current hand."""
+    @contextlib.asynccontextmanager
+    async def _lock_or_defer(self, table: Table, interaction: discord.Interaction):
+        """The table's lock; a click that would wait long for it is acknowledged first (Discord
+        drops an interaction not answered within 3 s)."""
+        try:
+            await asyncio.wait_for(table.lock.acquire(), ACKNOWLEDGE_WITHIN)
+        except asyncio.TimeoutError:
+            await interaction.response.defer()
+            await table.lock.acquire()
+        try:
+            yield
+        finally:
+            table.lock.release()
+
+    async def _answer_with_hand(self, interaction: discord.Interaction, table: Table, seat: int,
+                                refusal: str | None) -> None:
+        """Answer a click on a hand (a DM or an ephemeral My hand) in as few calls as possible:
+        the clicked message updated with the seat's current hand (one call), and the refusal,
+        if any, privately."""
         message = interaction.message
         tracked = table.hand_messages.get(seat)
         is_dm = tracked is not None and message is not None and message.id == tracked.message_id
         payload = await messages.hand_payload(table, self.uis[table.game], seat, tracked.shown if is_dm else None)
-        if payload is None:
-            return
-        kwargs: dict[str, Any] = {"content": payload["content"], "view": payload["view"]}
-        if payload["png"] is not None:
-            kwargs["attachments"] = [messages.png_file(payload["png"])]
-        await interaction.edit_original_response(**kwargs)
-        if is_dm:
+        edit: dict[str, Any] = {}
+        if payload is not None:
+            edit = {"content": payload["content"], "view": payload["view"]}
+            if payload["png"] is not None:
+                edit["attachments"] = [messages.png_file(payload["png"])]
+        if not interaction.response.is_done():
+            if edit:
+                await interaction.response.edit_message(**edit)
+            elif refusal:
+                return await interaction.response.send_message(refusal, ephemeral=True)
+            else:
+                await interaction.response.defer()  # nothing to change on the message
+        elif edit:
+            await interaction.edit_original_response(**edit)
+        if payload is not None and is_dm:
             tracked.shown = payload["shown"]
+        if refusal:
+            await interaction.followup.send(refusal, ephemeral=True)
 
     async def _rematch(self, interaction: discord.Interaction, table: Table) -> None:
         if table.seat_of(interaction.user.id) is None:
@@ -424,9 +456,11 @@ class TableService:
             self._arm_lobby_expiry(table)
 
     # ------------------------------------------------------------------ moves
-    async def _apply(self, table: Table, seat: int, action: str, *, by_player: bool = False) -> list[Event]:
-        """Apply and persist one action with the next turn's deadline and the timeout counts,
-        in one transaction; the caller holds the lock. Raises IllegalAction."""
+    async def _apply(self, table: Table, seat: int, action: str, *, by_player: bool = False,
+                     timed_out: bool = False) -> list[Event]:
+        """Apply and persist one action with the deadline of the next turn (and the seat's
+        timeouts in a row when they change, in the same transaction); the caller holds the lock.
+        Raises IllegalAction."""
         events = table.state.apply(seat, action)
         canonical = table.state.record()["actions"][-1][1]
         previous = (table.deadline, table.timeouts.get(seat, 0))
@@ -434,9 +468,12 @@ class TableService:
             table.timeouts[seat] = 0
         self._start_turn(table)
         try:
-            async with self.db.transaction():
-                await self.db.append_action(table.game_id, table.version, seat, canonical)
-                await self.db.update_table(table.id, turn_deadline=table.deadline, timeouts=table.timeouts)
+            if timed_out or previous[1] != table.timeouts.get(seat, 0):
+                async with self.db.transaction():
+                    await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
+                    await self.db.update_table(table.id, timeouts=table.timeouts)
+            else:
+                await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
         except Exception:
             # The move is not recorded, so it did not happen: rebuild the state from the record.
             table.deadline, table.timeouts[seat] = previous
@@ -503,7 +540,7 @@ class TableService:
                         table.seats[seat].away = True
                         table.log.append(f"💤 {table.seats[seat].name} is away; the AI plays until they are back.")
                         await self._save_table(table, seats=table.seats_json())
-                await self._apply(table, seat, ui.ai_action(table.state, seat))  # persists the timeouts
+                await self._apply(table, seat, ui.ai_action(table.state, seat), timed_out=timed_out)
                 break  # one move per wake-up: the next one is scheduled from the new state
             table.timer = None
             self._after_move(table)
@@ -517,10 +554,18 @@ class TableService:
     async def _refresh_loop(self, table: Table) -> None:
         while table.dirty:
             table.dirty = False
+            if self._ai_move_imminent(table):
+                return  # that move refreshes again: one round of edits for the whole burst
             try:
                 await self._refresh(table)
             except discord.HTTPException:
                 log.warning("refreshing table %s failed", table.id, exc_info=True)
+
+    def _ai_move_imminent(self, table: Table) -> bool:
+        """An AI seat moves next, too soon for anyone to follow a picture of the move before."""
+        state = table.state
+        return (state is not None and not state.is_over and self.config.ai_delay_seconds < COALESCE_SECONDS
+                and any(table.seats[s].auto for s in state.to_act))
 
     async def _refresh(self, table: Table) -> None:
         if table.state is None:
@@ -643,6 +688,11 @@ class TableService:
                     self._spawn(self._post_result(table), f"result-{table.id}")
                 continue
             table.log.append("♻️ The bot restarted; the game goes on.")
+            moved = await self.db.last_turn_deadline(table.game_id)
+            if moved is not None:
+                # deadlines only grow: the later of the last move's and the table's (set at the
+                # deal and by I'm back) is the turn in progress
+                table.deadline = max(moved, table.deadline or 0.0)
             for seat, (channel_id, message_id) in (await self.db.hand_messages(table.game_id)).items():
                 table.hand_messages[seat] = HandMessage(channel_id, message_id)
             if table.state.is_over:
