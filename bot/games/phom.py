@@ -15,8 +15,12 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   phỏm; otherwise the player chooses freely which phỏm to show (``show`` alone shows none).
 - At a normal end only shown phỏm count: a player's points are the sum of all the cards he
   still holds, and he is móm when he showed no phỏm.
-- Ù is checked after an eat, a draw and a discard only (not on the deal: a dealt 10-card ù is
-  realised by discarding to a 9-card ù).
+- Ù is checked at the deal, after an eat or a draw, and after a discard. A hand dealt all in
+  phỏm ends the game right at the deal, with no action: ``is_over`` is true straight after
+  ``new`` and the record's action list is empty. Seat 0 wins so only when all his 10 cards are
+  in phỏm (an ù before discarding, 12 from each); if only 9 of them are, he ù after his first
+  discard as usual, unless another seat was dealt an ù (9 cards, 6 from each), which wins first.
+  Of several seats dealt an ù the lowest seat wins.
 - Ù đền (penalty 2) takes precedence over the last-round penalty (3); penalty 3 does not
   apply when the last player whose discard was eaten is the ù winner himself.
 - The hand cards named in ``eat`` stay hidden (phom.md: "he need not show them"): the eat
@@ -359,6 +363,12 @@ class PhomState:
         self._outcome: Outcome | None = None
         self._hands_at_end: list[dict[str, Any]] | None = None
         self._notes_u: str = ""
+        # Ù at the deal (phom.md rule 5): the game is over before anyone plays. Seat 0's 10
+        # cards are an ù before discarding, another seat's 9 cards an ù; seat order decides.
+        for seat in range(n):
+            if _hand_is_u(self.hands[seat], ()):
+                self._finish_u(seat, before_discard=seat == 0)
+                break
 
     # -- protocol properties ------------------------------------------------------------------
 

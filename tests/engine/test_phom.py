@@ -146,7 +146,7 @@ def test_eaten_rule_in_evaluation():
 
 
 def test_deal_in_blocks_and_record():
-    deck = list(FULL_DECK)
+    deck = list(FULL_DECK[1::2] + FULL_DECK[::2])  # (the canonical order deals seat 0 an ù)
     state = GAME.new(3, deck=deck)
     assert state.view(0)["hand"] == french.sort_cards(deck[:10])
     assert state.view(1)["hand"] == french.sort_cards(deck[10:19])
@@ -275,6 +275,72 @@ def test_eat_with_unshown_eaten_cards_must_not_share_a_phom():
 
 # --------------------------------------------------------------------------------------------
 # ù
+
+
+U9 = "AS 2S 3S 5H 5D 5C 9D TD JD"  # a 9-card ù (phom.md's worked example)
+
+
+def assert_over_at_the_deal(state, winner: int) -> None:
+    assert state.is_over and state.phase == "over" and state.to_act == ()
+    assert all(state.legal_actions(s) == [] for s in range(state.num_players))
+    assert state.record()["actions"] == []
+    again = GAME.replay(state.record())
+    for seat in (None, *range(state.num_players)):
+        assert again.view(seat) == state.view(seat)
+    view = state.view(None)
+    assert view["current"] is None and view["outcome"]["winner"] == winner
+    assert view["outcome"]["hands"][winner]["leftover"] == [] and view["outcome"]["hands"][winner]["points"] == 0
+    out = state.outcome()
+    out.check_balanced()
+    assert out.winner == winner and out.results[winner].rank == 1
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(0, "discard " + state.view(0)["hand"][0])
+
+
+def test_seat_0_dealt_ten_cards_in_phom_wins_at_once_as_u_before_discarding():
+    state = new([U9 + " QD"], players=4)
+    assert len(state.view(0)["hand"]) == 10
+    assert_over_at_the_deal(state, 0)
+    out = state.outcome()
+    assert payouts(state) == [36, -12, -12, -12]
+    assert reasons(state) == [(1, 0, 12, "ù"), (2, 0, 12, "ù"), (3, 0, 12, "ù")]
+    assert out.results[0].notes == ["ù before discarding"]
+    assert out.summary == (Phrase("phom.u_before_discard", {"winner": 0}, {"each": 12}),)
+    assert state.view(0)["outcome"]["hands"][0]["melds"] == [
+        ["AS", "2S", "3S"], ["5H", "5D", "5C"], ["9D", "TD", "JD", "QD"]]
+
+
+def test_another_seat_dealt_nine_cards_in_phom_wins_at_once_as_u():
+    state = new(["", "", U9], players=3)
+    assert_over_at_the_deal(state, 2)
+    out = state.outcome()
+    assert payouts(state) == [-6, -6, 12]
+    assert out.results[2].notes == ["ù"]
+    assert out.summary == (Phrase("phom.u", {"winner": 2}, {"each": 6}),)
+    assert sorted(r.rank for r in out.results) == [1, 2, 3]
+
+
+def test_several_seats_dealt_u_seat_order_decides():
+    state = new(["", "AH 2H 3H 6S 6D 6C TC JC QC", "", U9], players=4)
+    assert_over_at_the_deal(state, 1)
+    assert payouts(state) == [-6, 18, -6, -6]
+    state = new(["AH 2H 3H 6S 6D 6C TC JC QC KC", "", U9], players=3)
+    assert_over_at_the_deal(state, 0)
+    assert payouts(state) == [24, -12, -12]
+    assert state.outcome().summary == (Phrase("phom.u_before_discard", {"winner": 0}, {"each": 12}),)
+
+
+def test_seat_0_dealt_a_nine_card_u_among_ten_discards_first():
+    # Not all 10 cards in phỏm: no ù at the deal; discarding the odd card is an ù (single).
+    state = new([U9 + " KC", ""])
+    assert not state.is_over and state.to_act == (0,) and state.phase == "discard"
+    events = state.apply(0, "discard KC")
+    assert [e.kind for e in events] == ["discard", "u", "end"]
+    assert payouts(state) == [6, -6]
+    # ... unless another seat was dealt an ù: it wins before seat 0 plays
+    state = new([U9 + " KC", "AH 2H 3H 6S 6H 6C TC JC QC"])
+    assert_over_at_the_deal(state, 1)
+    assert payouts(state) == [-6, 6]
 
 
 def test_u_before_discarding_is_double():

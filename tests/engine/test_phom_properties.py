@@ -89,6 +89,10 @@ def illegal_candidates(state, rng: random.Random) -> list[tuple[int, str]]:
 def test_random_legal_play(players, seed):
     rng = random.Random(seed)
     state = GAME.new(players, seed=seed)
+    dealt_u = [s for s in range(players) if is_u(state.hands[s])]
+    assert state.is_over == bool(dealt_u)  # a hand dealt all in phỏm ends the game at the deal
+    if dealt_u:
+        assert state.outcome().winner == dealt_u[0]
     steps = 0
     while not state.is_over:
         assert_conserved(state)
