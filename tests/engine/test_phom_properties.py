@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK, sort_cards
-from bot.games.phom import GAME, arrange, best_points, is_u
+from bot.games.phom import GAME, arrange, best_points, find_phom, is_u
 from bot.games.phom_ai import choose, quick_select
 
 MAX_STEPS = 400  # a game has at most 1 + 15 draw turns + a few dozen eat turns, 3 actions each
@@ -124,6 +124,10 @@ def test_random_legal_play(players, seed):
     out = state.outcome()
     out.check_balanced()
     assert sorted(r.rank for r in out.results) == list(range(1, players + 1))
+    if not any("ù" in note for r in out.results for note in r.notes):
+        # a normal end: every phỏm was shown, so the held cards hold none (móm = no phỏm)
+        assert all(find_phom(state.hands[s]) is None for s in range(players))
+        assert all(r.notes == (["móm"] if not state.shown[r.seat] else []) for r in out.results)
     replayed = GAME.replay(state.record())
     assert snapshot(replayed) == snapshot(state)
 
