@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK, sort_cards
+from bot.games.french import sort_key as french_key
 from bot.games.phom import GAME, arrange, best_points, find_phom, is_u
 from bot.games.phom_ai import choose, quick_select
 
@@ -251,3 +252,40 @@ def test_best_points_matches_brute_force(data):
     assert all(len(set(m) & set(eaten)) <= 1 for m in arr.melds)
     assert set(eaten) <= {c for m in arr.melds for c in m}
     assert sum(RANK_OF[c[0]] for c in arr.leftover) == arr.points
+
+
+def brute_shows(hand, eaten) -> set[str]:
+    """Every legal show: disjoint phỏm (at most one eaten card each) laying down every eaten
+    card and leaving no phỏm among the cards kept (phom.md rule 4), in canonical spelling."""
+    eaten = set(eaten)
+    phoms = [c for k in range(3, len(hand) + 1) for c in combinations(hand, k)
+             if brute_is_phom(c) and len(eaten & set(c)) <= 1]
+    out = set()
+
+    def rec(start, used, chosen):
+        kept = [c for c in hand if c not in used]
+        if eaten <= used and not any(brute_is_phom(c) for k in (3, 4) for c in combinations(kept, k)):
+            melds = sorted((sort_cards(m) for m in chosen), key=lambda m: [french_key(c) for c in m])
+            out.add(" ".join(["show", " | ".join(" ".join(m) for m in melds)]).strip())
+        for k in range(start, len(phoms)):
+            if used.isdisjoint(phoms[k]):
+                rec(k + 1, used | set(phoms[k]), chosen + [phoms[k]])
+
+    rec(0, frozenset(), [])
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_show_options_are_exactly_the_legal_shows(data):
+    hand = data.draw(st.lists(st.sampled_from(SMALL_POOL), min_size=4, max_size=10, unique=True))
+    eaten = data.draw(st.lists(st.sampled_from(hand), max_size=2, unique=True))
+    if brute_best(hand, eaten) is None or is_u(hand, eaten):
+        return  # states never reached: eaten cards always fit in phỏm; an ù ends the game
+    state = GAME.new(2, deck=list(FULL_DECK[1::2] + FULL_DECK[::2]))
+    state.hands[0], state.unshown_eaten[0] = set(hand), set(eaten)
+    state.phase, state.turn_last = "show", True
+    legal = state.legal_actions(0)
+    assert legal and set(legal) == brute_shows(hand, eaten)
+    for action in legal:
+        copy.deepcopy(state).apply(0, action)
