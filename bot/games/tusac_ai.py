@@ -4,9 +4,9 @@
 ``quick_select(state, seat)`` returns the private cards the UI should pre-select for it.
 
 Heuristics: an eat followed by the forced discard always brings the trash count down by one,
-while a draw rarely helps, so the AI eats whenever it may (a Tướng it drew alone too); among eats it prefers the lowest
-trash afterwards, then the most outs kept after its best discard, then the higher value. It
-discards a worst trash card (tusac.md), and among equally bad ones the card with the fewest
+while a draw rarely helps, so the AI eats whenever it may (a Tướng it drew, alone too); among
+eats it prefers the lowest trash afterwards, then the most outs kept after its best discard,
+then the higher value. It discards a worst trash card (tusac.md), and among equally bad ones the card with the fewest
 unseen copies, which is the least likely to be claimed by someone else.
 """
 
