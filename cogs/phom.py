@@ -88,7 +88,7 @@ class PhomUI(GameUI):
         single = view["phase"] == "discard"
         placeholder = {"discard": "Choose the card to discard",
                        "draw": f"Cards to eat {card_label(view['active'])} with" if view["active"] else "Cards",
-                       "show": "Phỏm to show (none selected: the best arrangement)"}.get(view["phase"], "Cards")
+                       "show": "All your phỏm, to show (none selected: the best way)"}.get(view["phase"], "Cards")
         return SelectSpec(placeholder, options, 1 if single else len(options), selected=selection)
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
@@ -116,15 +116,40 @@ class PhomUI(GameUI):
                 raise IllegalAction("Select exactly one card to discard.")
             return f"discard {selection[0]}"
         if key == "show":
-            cards = selection or view["hand"]
-            eaten = [c for c in self._own_eaten(view) if c in cards]
-            arrangement = phom.arrange(cards, eaten=eaten)
-            if selection and arrangement.leftover:
+            if not selection:
+                return self._best_show(view)
+            eaten = [c for c in self._own_eaten(view) if c in selection]
+            arrangement = phom.arrange(selection, eaten=eaten)
+            if arrangement.leftover:
                 raise IllegalAction(
                     f"{' '.join(card_label(c) for c in arrangement.leftover)} do not fit in a phỏm with the "
                     "other selected cards.")
+            kept = [c for c in view["hand"] if c not in selection]
+            unshown = [c for c in self._own_eaten(view) if c in kept]
+            if unshown:
+                raise IllegalAction(f"Select your eaten card {card_label(unshown[0])} too: every eaten card "
+                                    "must be shown in a phỏm.")
+            left = phom.find_phom(kept)
+            if left is not None:
+                raise IllegalAction(f"Show all your phỏm: {' '.join(card_label(c) for c in left)} would still "
+                                    "be a phỏm among the cards you keep.")
             return "show " + " | ".join(" ".join(meld) for meld in arrangement.melds)
         raise IllegalAction("That control is not valid.")
+
+    @staticmethod
+    def _best_show(view: dict) -> str:
+        """The legal show (each lays down every phỏm) leaving the fewest points once the highest
+        card kept is discarded; then the fewest points kept."""
+        shows = [action for action in view["legal"] if action.split()[0] == "show"]
+        if not shows:
+            raise IllegalAction("You can only show your phỏm in the last round, before discarding.")
+
+        def score(action: str) -> tuple:
+            shown = set(action.split()[1:])
+            kept = [phom.card_points(c) for c in view["hand"] if c not in shown]
+            return sum(kept) - max(kept, default=0), sum(kept), action
+
+        return min(shows, key=score)
 
     # ---- texts
     def hand_status(self, view: dict, names: list[str]) -> str:
@@ -140,8 +165,11 @@ class PhomUI(GameUI):
             active = card_label(view["active"]) if view["active"] else ""
             what = f"**Draw**, or select cards and **Eat** {active}" if eat else "**Draw** from the stock"
             text = f"**Your turn.** {what}."
+        elif phase == "show" and view["legal"] == ["show"]:
+            text = "**Your turn — last round.** You have no phỏm: click **Show** (it shows nothing), then discard."
         elif phase == "show":
-            text = "**Your turn — last round.** Show your phỏm (none selected: the best arrangement), then discard."
+            text = ("**Your turn — last round.** **Show** all your phỏm (none selected: the best way to show "
+                    "them all), then discard.")
         else:
             text = "**Your turn.** Select a card and **Discard**."
         return f"{text} {stock}"

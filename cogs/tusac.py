@@ -136,19 +136,22 @@ class TuSacUI(CopyTokensUI):
         if phase == "discard":
             return SelectSpec("Choose a trash card to discard", options, max(1, len(selection)),
                               selected=selection)
-        return SelectSpec(f"Cards to meld with {card_label(view['active'])}", options,
+        alone = " (none: it alone)" if "eat" in view["legal"] else ""
+        return SelectSpec(f"Cards to meld with {card_label(view['active'])}{alone}", options,
                           max(3, len(selection)), selected=selection)
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
         legal = view["legal"]
-        can_eat = any(a.startswith("eat ") for a in legal)
+        can_eat = any(a.startswith("eat ") for a in legal)  # with cards of the hand
+        eat_alone = "eat" in legal  # a Tướng just drawn, laid down by itself
         discard = "Discard"
         if view["phase"] == "discard" and len(selection) == 1:
             card = card_of(selection[0])
             if card in view["trash_cards"] and card not in view["worst"]:
                 discard = "Discard!!!"  # legal, but not a worst card: it may cost a penalty
         specs = [
-            ButtonSpec("eat", "Eat", can_eat and 1 <= len(selection) <= 3, "success"),
+            ButtonSpec("eat", "Eat", (can_eat and 1 <= len(selection) <= 3) or (eat_alone and not selection),
+                       "success"),
             ButtonSpec("draw", "Draw", "draw" in legal, "primary"),
             ButtonSpec("pass", "Pass", "pass" in legal, "secondary"),
             ButtonSpec("discard", discard, view["phase"] == "discard" and bool(legal) and len(selection) == 1,
@@ -168,6 +171,8 @@ class TuSacUI(CopyTokensUI):
         if key in ("draw", "pass", "u"):
             return key
         if key == "eat":
+            if not cards and "eat" in view["legal"]:
+                return "eat"  # a drawn Tướng is a set by itself
             if view["active"] is None or not 1 <= len(cards) <= 3:
                 raise IllegalAction(f"Select 1–3 of your cards to meld with "
                                     f"{card_label(view['active']) if view['active'] else 'the active card'}.")
@@ -192,6 +197,8 @@ class TuSacUI(CopyTokensUI):
         if event.kind == "end":
             return self.summary_text(event.phrases, names)
         if event.kind == "eat":
+            if len(event.cards) == 1:
+                return f"{who} ate {card_label(event.cards[0])} alone"
             return f"{who} ate {card_label(event.cards[0])} with {self.cards_text(event.cards[1:])}"
         verbs = {"discard": "discarded", "draw": "drew", "pass": "passed"}
         return f"{who} {verbs.get(event.kind, event.kind)} {self.cards_text(event.cards)}".rstrip()
@@ -211,6 +218,9 @@ class TuSacUI(CopyTokensUI):
             text = "Select a trash card and **Discard** (**Quick Select** picks a worst one)."
         elif phase == "take":
             text = f"**{active}** is on offer: select cards and **Eat** it, or **Draw**."
+        elif "eat" in view["legal"]:
+            text = (f"You drew **{active}**: a Tướng is a set by itself. **Eat** it with nothing selected "
+                    "(or select cards to meld it with), or **Pass**.")
         else:
             text = f"You drew **{active}**: select cards and **Eat** it, or **Pass**."
         return f"**Your turn.** {text} {facts}"

@@ -4,7 +4,8 @@ Public API:
 
 - ``GAME``: the :class:`~bot.games.base.Game` registry entry (2–4 players).
 - ``best_points(cards, eaten=()) -> Points``, ``is_u(cards, eaten=()) -> bool``,
-  ``is_phom(cards) -> bool``, ``arrange(cards, eaten=()) -> Arrangement``.
+  ``is_phom(cards) -> bool``, ``arrange(cards, eaten=()) -> Arrangement``,
+  ``find_phom(cards) -> list | None``.
 
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
@@ -12,11 +13,20 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   keeps every unshown eaten card in its own phỏm. The hand cards named in ``eat`` only have
   to form a phỏm with the eaten card (and hold no other eaten card); they are not tied to it.
 - In the last round every ``show`` must lay down all unshown eaten cards, each in its own
-  phỏm; otherwise the player chooses freely which phỏm to show (``show`` alone shows none).
+  phỏm, and leave no phỏm among the cards the player keeps (the card he is about to discard
+  included); he chooses which arrangement to show. ``show`` alone (showing nothing) is legal
+  only for a hand without any phỏm. At least one show is always legal: an arrangement keeping
+  every eaten card in its phỏm, completed with phỏm from the rest until none is left.
 - At a normal end only shown phỏm count: a player's points are the sum of all the cards he
-  still holds, and he is móm when he showed no phỏm.
-- Ù is checked after an eat, a draw and a discard only (not on the deal: a dealt 10-card ù is
-  realised by discarding to a 9-card ù).
+  still holds, and he is móm when he showed no phỏm. Every player has a last-round turn and
+  must show all his phỏm in it, and the cards he keeps after showing never gain a phỏm
+  again without a new show, so this is the spec's "a hand with no phỏm is móm".
+- Ù is checked at the deal, after an eat or a draw, and after a discard. A hand dealt all in
+  phỏm ends the game right at the deal, with no action: ``is_over`` is true straight after
+  ``new`` and the record's action list is empty. Seat 0 wins so only when all his 10 cards are
+  in phỏm (an ù before discarding, 12 from each); if only 9 of them are, he ù after his first
+  discard as usual, unless another seat was dealt an ù (9 cards, 6 from each), which wins first.
+  Of several seats dealt an ù the lowest seat wins.
 - Ù đền (penalty 2) takes precedence over the last-round penalty (3); penalty 3 does not
   apply when the last player whose discard was eaten is the ù winner himself.
 - The hand cards named in ``eat`` stay hidden (phom.md: "he need not show them"): the eat
@@ -244,6 +254,25 @@ def _is_phom_codes(hand: Sequence[str]) -> bool:
     return all(ids[k + 1] - ids[k] == 4 for k in range(len(ids) - 1))
 
 
+def _has_phom(cards: Iterable[str]) -> bool:
+    """Whether some phỏm can be made from ``cards`` (fast: no enumeration)."""
+    ids = {_CID[c] for c in cards}
+    per_rank: dict[int, int] = {}
+    for i in ids:
+        per_rank[i // 4] = per_rank.get(i // 4, 0) + 1
+    if any(k >= 3 for k in per_rank.values()):
+        return True
+    return any(i + 4 in ids and i + 8 in ids for i in ids)  # ids + 4: the next rank, same suit
+
+
+def find_phom(cards: str | Iterable[str]) -> list[str] | None:
+    """A phỏm among ``cards`` (the longest, then the lowest in canonical order), or None."""
+    found = _all_phom(_to_cards(cards))
+    if not found:
+        return None
+    return min(found, key=lambda m: (-len(m), _meld_key(m)))
+
+
 def _canon_meld(meld: Iterable[str]) -> list[str]:
     return sorted(meld, key=sort_key)
 
@@ -359,6 +388,12 @@ class PhomState:
         self._outcome: Outcome | None = None
         self._hands_at_end: list[dict[str, Any]] | None = None
         self._notes_u: str = ""
+        # Ù at the deal (phom.md rule 5): the game is over before anyone plays. Seat 0's 10
+        # cards are an ù before discarding, another seat's 9 cards an ù; seat order decides.
+        for seat in range(n):
+            if _hand_is_u(self.hands[seat], ()):
+                self._finish_u(seat, before_discard=seat == 0)
+                break
 
     # -- protocol properties ------------------------------------------------------------------
 
@@ -418,7 +453,8 @@ class PhomState:
         out: list[str] = []
 
         def rec(start: int, used: set[str], chosen: list[list[str]]) -> None:
-            if ue <= used:
+            # legal: every unshown eaten card shown, and no phỏm left among the other cards
+            if ue <= used and not _has_phom(hand - used):
                 out.append(_show_string(chosen))
             for k in range(start, len(cands)):
                 m = cands[k]
@@ -595,6 +631,10 @@ class PhomState:
         missing = sorted(ue - seen, key=sort_key)
         if missing:
             raise IllegalAction(f"Eaten card {missing[0]} must be shown in a phỏm.")
+        left = find_phom(hand - seen)
+        if left is not None:
+            raise IllegalAction(f"Show all your phỏm: {' '.join(left)} would still be a phỏm "
+                                "among the cards you keep.")
         melds.sort(key=_meld_key)
         flat: list[str] = []
         for m in melds:
@@ -792,4 +832,4 @@ GAME = Game(name="phom", title="Phỏm", min_players=2, max_players=4, new_state
             default_options={})
 
 __all__ = ["GAME", "Arrangement", "PhomState", "Points", "arrange", "best_points", "card_points",
-           "is_phom", "is_u"]
+           "find_phom", "is_phom", "is_u"]

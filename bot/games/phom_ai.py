@@ -7,8 +7,9 @@ Heuristics: eat whenever the eat lowers the best points we can reach after disca
 eat that ù-s is always taken); discard the card that leaves the lowest best points, adjusted
 before the last round by the live pairs kept for later (pairs/near-runs whose missing cards
 are still unseen) and by the chance of feeding the next player an eat (counted from the
-cards we have not seen); in the last round show the arrangement that, after the best
-discard, leaves the fewest points (only shown phỏm count at the end).
+cards we have not seen); in the last round pick, among the legal shows (each lays down every
+phỏm of the hand), the one that after the best discard leaves the fewest points (only shown
+phỏm count at the end).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from .french import RANKS, sort_key
-from .phom import _CID, _CODE, PhomState, _show_string, _solve, card_points
+from .phom import _CID, _CODE, PhomState, _solve, card_points
 
 _POTENTIAL_WEIGHT = 2.5  # points per live out kept in a leftover pair/near-run
 _FEED_COST = 10.0  # points a normal eat by the next player is worth to us
@@ -150,26 +151,20 @@ def _choose_draw(state: PhomState, seat: int, legal: list[str]) -> str:
 
 
 def _choose_show(state: PhomState, seat: int, legal: list[str]) -> str:
+    """The legal show (each lays down every phỏm) after which the best discard leaves the
+    fewest points (only shown phỏm count at the end), feeding risk included."""
     hand = state.hands[seat]
-    ue = state.unshown_eaten[seat]
     known = _known(state, seat)
     best = None
-    for c in sorted(hand, key=sort_key):
-        if c in ue:
-            continue
-        res = _solve(hand - {c}, ue)
-        if res is None:
-            continue
-        pts = res[0]
-        key = (pts + _feed_risk(state, seat, c, known), -card_points(c), sort_key(c))
-        if best is None or key < best[0]:
-            best = (key, res)
-    if best is not None:
-        action = _show_string([[_CODE[x] for x in m] for m in best[1][1]])
-        if action in legal:
-            return action
-    # fallback: the option laying down the most points
-    return max(legal, key=lambda a: sum(card_points(x) for x in a[4:].replace("|", " ").split()))
+    for action in legal:
+        kept = hand - set(action[4:].replace("|", " ").split())
+        total = sum(card_points(x) for x in kept)
+        for c in sorted(kept, key=sort_key):  # nothing is locked once every eaten card is shown
+            key = (total - card_points(c) + _feed_risk(state, seat, c, known), -card_points(c),
+                   sort_key(c), action)
+            if best is None or key < best[0]:
+                best = (key, action)
+    return best[1] if best else legal[0]
 
 
 def choose(state: PhomState, seat: int) -> str:

@@ -8,14 +8,22 @@ Public API:
   ``trash_cards``, ``worst_codes``, ``outs`` and the card helpers of :mod:`.tusac_sets`.
 
 Verbs: ``discard <card>``, ``draw``, ``eat <cards>`` (the private cards melded with the active
-card), ``pass`` (leave a drawn card to the next player) and ``u`` (seat 0 declaring a dealt
-hand without trash). Forced claims are not actions: the engine applies them whenever a card
-becomes active and reports them as events, so a record replays them by itself.
+card; ``eat`` alone lays down a Tướng one has just drawn), ``pass`` (leave a drawn card to the
+next player) and ``u`` (seat 0 declaring a dealt hand without trash). Forced claims are not
+actions: the engine applies them whenever a card becomes active and reports them as events, so
+a record replays them by itself.
 
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
+- "A drawn Tướng is a set by itself" (Play 2) is for the player who drew it: right after
+  drawing a Tướng he may ``eat`` it with no cards (then, as after any eat, he discards a trash
+  card). Once he passes it, the next player may eat it only with cards of his (two identical
+  Tướng, or the Sĩ and Tượng of its colour), as for a card someone else gives up; a Tướng is
+  never discarded, so no other active Tướng exists.
 - "Melded in any way" means what an eat may do: the active card with 1–3 private cards forming
-  a set, or with a matching Khap (a Khui). A lone active Tướng is not melded by itself.
+  a set, a matching Khap (a Khui), or nothing at all for the drawer of a Tướng. So a drawer
+  whose private block has no trash wins with a drawn Tướng laid down alone; nobody else wins
+  with a lone Tướng.
 - The discarder never claims his own discard; for a discard the "current player" is the next
   seat (who may eat it or draw), for a drawn card the drawer. Wins are looked for from him
   round the table; a Khap claim may be anyone's (the drawer's too); a pair claim is for the
@@ -156,12 +164,22 @@ class TuSacState:
     def worst(self, seat: int) -> list[str]:
         return worst_codes(self.private[seat], self.unseen(seat))
 
+    def _alone(self, seat: int) -> bool:
+        """Whether ``seat`` may lay the active card down by itself: a Tướng he has just drawn."""
+        return (self.active is not None and self.active[1] == "K" and self.active_drawn
+                and seat == self.active_from)
+
+    def _melds(self, seat: int) -> list[tuple[str, ...]]:
+        """Every way ``seat`` may meld the active card (``()``: the card alone)."""
+        alone: list[tuple[str, ...]] = [()] if self._alone(seat) else []
+        return alone + melds_with(self.active, self.private[seat])
+
     def _eats(self, seat: int) -> list[tuple[str, ...]]:
         """Eats of the active card ``seat`` may choose: free cards, trash not raised."""
         hand = self.private[seat]
         now = trash_of(hand)
         khui = (self.active,) * 3  # never a choice: the Khap claim takes the card first
-        return [m for m in melds_with(self.active, hand) if m != khui and trash_after(hand, m) <= now]
+        return [m for m in self._melds(seat) if m != khui and trash_after(hand, m) <= now]
 
     def legal_actions(self, seat: int) -> list[str]:
         if self.phase == "over" or seat != self.current:
@@ -171,7 +189,7 @@ class TuSacState:
         if self.phase == "discard":
             return ["discard " + c for c in trash_codes(self.private[seat])]
         first = "draw" if self.phase == "take" else "pass"
-        return [first] + ["eat " + " ".join(m) for m in self._eats(seat)]
+        return [first] + [" ".join(("eat", *m)) for m in self._eats(seat)]
 
     # -- apply --------------------------------------------------------------------------------
 
@@ -263,7 +281,11 @@ class TuSacState:
             raise self._phase_error()
         active = self.active
         cards = sort_cards(self._parse(rest))
-        if not 1 <= len(cards) <= 3:
+        alone = not cards and self._alone(seat)
+        if not alone and not 1 <= len(cards) <= 3:
+            if not cards and active[1] == "K":
+                raise IllegalAction(f"Only a Tướng you have just drawn is a set by itself: name 1–3 of your "
+                                    f"cards that make a set with {card_name(active)}.")
             raise IllegalAction(f"Name 1–3 of your cards that make a set with {card_name(active)}.")
         self._check_holds(seat, cards)
         if set_value(cards + [active]) is None:
@@ -272,7 +294,7 @@ class TuSacState:
         before, after = trash_of(hand), trash_after(hand, cards)
         if after > before:
             raise IllegalAction(f"That eat would raise your trash count from {before} to {after}.")
-        self.actions.append([seat, "eat " + " ".join(cards)])
+        self.actions.append([seat, " ".join(("eat", *cards))])
         events = [Event(seat, "eat", (active, *cards))]
         if after == 0:  # cannot happen (the win claim comes first); kept for safety
             events += self._win(seat, tuple(cards))
@@ -339,10 +361,11 @@ class TuSacState:
         self.phase = "drawn" if self.active_drawn else "take"
 
     def _winning_meld(self, seat: int, card: str) -> tuple[str, ...] | None:
-        """The meld of ``card`` leaving ``seat`` without trash that pays most, or None."""
+        """The meld of ``card`` (the active card) leaving ``seat`` without trash that pays most,
+        or None."""
         hand = self.private[seat]
         best = None
-        for meld in melds_with(card, hand):
+        for meld in self._melds(seat):
             if trash_after(hand, meld) != 0:
                 continue
             key = self._win_score(seat, meld)

@@ -146,7 +146,7 @@ def test_eaten_rule_in_evaluation():
 
 
 def test_deal_in_blocks_and_record():
-    deck = list(FULL_DECK)
+    deck = list(FULL_DECK[1::2] + FULL_DECK[::2])  # (the canonical order deals seat 0 an ù)
     state = GAME.new(3, deck=deck)
     assert state.view(0)["hand"] == french.sort_cards(deck[:10])
     assert state.view(1)["hand"] == french.sort_cards(deck[10:19])
@@ -277,6 +277,72 @@ def test_eat_with_unshown_eaten_cards_must_not_share_a_phom():
 # ù
 
 
+U9 = "AS 2S 3S 5H 5D 5C 9D TD JD"  # a 9-card ù (phom.md's worked example)
+
+
+def assert_over_at_the_deal(state, winner: int) -> None:
+    assert state.is_over and state.phase == "over" and state.to_act == ()
+    assert all(state.legal_actions(s) == [] for s in range(state.num_players))
+    assert state.record()["actions"] == []
+    again = GAME.replay(state.record())
+    for seat in (None, *range(state.num_players)):
+        assert again.view(seat) == state.view(seat)
+    view = state.view(None)
+    assert view["current"] is None and view["outcome"]["winner"] == winner
+    assert view["outcome"]["hands"][winner]["leftover"] == [] and view["outcome"]["hands"][winner]["points"] == 0
+    out = state.outcome()
+    out.check_balanced()
+    assert out.winner == winner and out.results[winner].rank == 1
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(0, "discard " + state.view(0)["hand"][0])
+
+
+def test_seat_0_dealt_ten_cards_in_phom_wins_at_once_as_u_before_discarding():
+    state = new([U9 + " QD"], players=4)
+    assert len(state.view(0)["hand"]) == 10
+    assert_over_at_the_deal(state, 0)
+    out = state.outcome()
+    assert payouts(state) == [36, -12, -12, -12]
+    assert reasons(state) == [(1, 0, 12, "ù"), (2, 0, 12, "ù"), (3, 0, 12, "ù")]
+    assert out.results[0].notes == ["ù before discarding"]
+    assert out.summary == (Phrase("phom.u_before_discard", {"winner": 0}, {"each": 12}),)
+    assert state.view(0)["outcome"]["hands"][0]["melds"] == [
+        ["AS", "2S", "3S"], ["5H", "5D", "5C"], ["9D", "TD", "JD", "QD"]]
+
+
+def test_another_seat_dealt_nine_cards_in_phom_wins_at_once_as_u():
+    state = new(["", "", U9], players=3)
+    assert_over_at_the_deal(state, 2)
+    out = state.outcome()
+    assert payouts(state) == [-6, -6, 12]
+    assert out.results[2].notes == ["ù"]
+    assert out.summary == (Phrase("phom.u", {"winner": 2}, {"each": 6}),)
+    assert sorted(r.rank for r in out.results) == [1, 2, 3]
+
+
+def test_several_seats_dealt_u_seat_order_decides():
+    state = new(["", "AH 2H 3H 6S 6D 6C TC JC QC", "", U9], players=4)
+    assert_over_at_the_deal(state, 1)
+    assert payouts(state) == [-6, 18, -6, -6]
+    state = new(["AH 2H 3H 6S 6D 6C TC JC QC KC", "", U9], players=3)
+    assert_over_at_the_deal(state, 0)
+    assert payouts(state) == [24, -12, -12]
+    assert state.outcome().summary == (Phrase("phom.u_before_discard", {"winner": 0}, {"each": 12}),)
+
+
+def test_seat_0_dealt_a_nine_card_u_among_ten_discards_first():
+    # Not all 10 cards in phỏm: no ù at the deal; discarding the odd card is an ù (single).
+    state = new([U9 + " KC", ""])
+    assert not state.is_over and state.to_act == (0,) and state.phase == "discard"
+    events = state.apply(0, "discard KC")
+    assert [e.kind for e in events] == ["discard", "u", "end"]
+    assert payouts(state) == [6, -6]
+    # ... unless another seat was dealt an ù: it wins before seat 0 plays
+    state = new([U9 + " KC", "AH 2H 3H 6S 6H 6C TC JC QC"])
+    assert_over_at_the_deal(state, 1)
+    assert payouts(state) == [-6, 6]
+
+
 def test_u_before_discarding_is_double():
     state = new(["KS", "AS 2S 3S 4S 5H 5D 5C 9D TD"], stock="JD", players=4)
     state.apply(0, "discard KS")
@@ -372,13 +438,15 @@ def test_last_round_u_when_the_winner_was_the_last_victim():
     state.apply(0, "discard KC")
     play_until_draws(state, 8)
     state.apply(0, "draw")
-    state.apply(0, "show")
+    with pytest.raises(IllegalAction, match="Show all your phỏm"):
+        state.apply(0, "show")
+    state.apply(0, "show AS 2S 3S 4S | 5H 5D 5C")
     state.apply(0, "discard 8H")
     assert state.apply(1, "eat 6H 7H")[0].text == "ăn chốt"
     state.apply(1, "show 6H 7H 8H")
     state.apply(1, "discard " + state.view(1)["hand"][0])
     draw_and_dump(state)  # seat 2
-    events = state.apply(0, "draw")
+    events = state.apply(0, "draw")  # JD: the 9D TD he kept make a phỏm with it
     assert events[1] == Event(0, "u", (), "ù before discarding")
     assert reasons(state) == [(0, 1, 4, "ăn chốt"), (1, 0, 12, "ù"), (2, 0, 12, "ù")]
     assert payouts(state) == [20, -8, -12]
@@ -400,8 +468,7 @@ def test_last_round_show_and_normal_end_two_players():
     drawn = state.view(0)["drawn"]
     view = state.view(0)
     assert view["phase"] == "show" and view["last_round"]
-    assert "show 3S 4S 5S | 9H 9D 9C" in view["legal"] and "show" in view["legal"]
-    assert "show 3S 4S 5S" in view["legal"] and "show 9H 9D 9C" in view["legal"]
+    assert drawn == "TS" and view["legal"] == ["show 3S 4S 5S | 9H 9D 9C"]
     with pytest.raises(IllegalAction, match="3S 4S 9H is not a phỏm"):
         state.apply(0, "show 9h 3S 4S")
     with pytest.raises(IllegalAction, match="listed twice"):
@@ -433,19 +500,55 @@ def test_last_round_show_and_normal_end_two_players():
                         "points": 16, "mom": False}
 
 
-def test_unshown_phom_count_as_leftover():
+def test_a_show_must_lay_down_every_phom():
     s0 = "3S 4S 5S 9H 9D 9C KD QC 2H AH"
     s1 = "AC 2C 3C 7S 8D TH QS KH 6D"
     state = new([s0, s1])
     state.apply(0, "discard QC")
-    play_until_draws(state, 7)
+    play_until_draws(state, 5)
+    state.apply(0, "draw")  # TS, last round
+    assert state.legal_actions(0) == ["show 3S 4S 5S | 9H 9D 9C"]
+    before = state.record()
+    for action, left in [("show", "3S 4S 5S"), ("show 3S 4S 5S", "9H 9D 9C"), ("show 9C 9D 9H", "3S 4S 5S")]:
+        with pytest.raises(IllegalAction, match=f"^Show all your phỏm: {left} would still be a phỏm among "
+                                                "the cards you keep.$"):
+            state.apply(0, action)
+    assert state.record() == before and state.phase == "show"
+    state.apply(0, "show 3S 4S 5S | 9H 9D 9C")
+    state.apply(0, "discard TS")
+    # draw 7, the last: seat 1 must show AC 2C 3C too
+    state.apply(1, "draw")
+    assert state.view(1)["drawn"] == "JS"
+    assert state.legal_actions(1) == ["show AC 2C 3C"]
+    with pytest.raises(IllegalAction, match="AC 2C 3C would still be a phỏm"):
+        state.apply(1, "show")
+    state.apply(1, "show AC 2C 3C")
+    state.apply(1, "discard KH")
     assert state.is_over
-    # nobody showed anything: both móm, the unshown phỏm (3S-5S, 999, AC-3C) count in full
+    # the held cards score; nobody is móm: each had a phỏm and showed it
     out = state.outcome()
-    assert [r.points for r in out.results] == [3 + 4 + 5 + 27 + 13 + 2 + 1, 1 + 2 + 3 + 7 + 8 + 10 + 12 + 13 + 6]
-    assert out.winner == 0 and out.results[0].notes == ["móm"] and out.results[1].notes == ["móm"]
-    assert reasons(state) == [(1, 0, 4, "móm")]
-    assert [p.key for p in out.summary] == ["phom.win_all_mom"]
+    assert [r.points for r in out.results] == [1 + 2 + 13, 6 + 7 + 8 + 10 + 11 + 12]
+    assert [r.notes for r in out.results] == [[], []]
+    assert reasons(state) == [(1, 0, 1, "rank 2")]
+
+
+def test_a_drawn_card_completing_a_phom_must_be_shown():
+    # 2 players. In the last round seat 0 draws 7C to his 7H 7D: he may not keep that phỏm
+    # in hand (nor discard 7C without showing it).
+    state = new(["7H 7D 3S 4S 5S 6S", ""], stock="2D 3D 4D 6D JH 7C")
+    state.apply(0, "discard " + state.view(0)["hand"][-1])
+    play_until_draws(state, 5)
+    assert state.apply(0, "draw") == [Event(0, "draw")] and state.view(0)["drawn"] == "7C"
+    # a run of four may be shown whole or without either end, but 7H 7D 7C must be shown
+    assert state.legal_actions(0) == ["show 3S 4S 5S 6S | 7H 7D 7C", "show 3S 4S 5S | 7H 7D 7C",
+                                      "show 4S 5S 6S | 7H 7D 7C"]
+    with pytest.raises(IllegalAction, match="7H 7D 7C would still be a phỏm"):
+        state.apply(0, "show 3S 4S 5S 6S")
+    with pytest.raises(IllegalAction, match="already shown|show your phỏm first"):
+        state.apply(0, "discard 7C")
+    state.apply(0, "show 4S 5S 6S | 7C 7D 7H")
+    assert state.legal_actions(0) == ["discard " + c for c in state.view(0)["hand"]]
+    assert "3S" in state.view(0)["hand"]
 
 
 def _showing_game(hands: list[str], stock: str = "") -> object:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK, sort_cards
-from bot.games.phom import GAME, arrange, best_points, is_u
+from bot.games.french import sort_key as french_key
+from bot.games.phom import GAME, arrange, best_points, find_phom, is_u
 from bot.games.phom_ai import choose, quick_select
 
 MAX_STEPS = 400  # a game has at most 1 + 15 draw turns + a few dozen eat turns, 3 actions each
@@ -89,6 +90,10 @@ def illegal_candidates(state, rng: random.Random) -> list[tuple[int, str]]:
 def test_random_legal_play(players, seed):
     rng = random.Random(seed)
     state = GAME.new(players, seed=seed)
+    dealt_u = [s for s in range(players) if is_u(state.hands[s])]
+    assert state.is_over == bool(dealt_u)  # a hand dealt all in phỏm ends the game at the deal
+    if dealt_u:
+        assert state.outcome().winner == dealt_u[0]
     steps = 0
     while not state.is_over:
         assert_conserved(state)
@@ -120,6 +125,10 @@ def test_random_legal_play(players, seed):
     out = state.outcome()
     out.check_balanced()
     assert sorted(r.rank for r in out.results) == list(range(1, players + 1))
+    if not any("ù" in note for r in out.results for note in r.notes):
+        # a normal end: every phỏm was shown, so the held cards hold none (móm = no phỏm)
+        assert all(find_phom(state.hands[s]) is None for s in range(players))
+        assert all(r.notes == (["móm"] if not state.shown[r.seat] else []) for r in out.results)
     replayed = GAME.replay(state.record())
     assert snapshot(replayed) == snapshot(state)
 
@@ -243,3 +252,40 @@ def test_best_points_matches_brute_force(data):
     assert all(len(set(m) & set(eaten)) <= 1 for m in arr.melds)
     assert set(eaten) <= {c for m in arr.melds for c in m}
     assert sum(RANK_OF[c[0]] for c in arr.leftover) == arr.points
+
+
+def brute_shows(hand, eaten) -> set[str]:
+    """Every legal show: disjoint phỏm (at most one eaten card each) laying down every eaten
+    card and leaving no phỏm among the cards kept (phom.md rule 4), in canonical spelling."""
+    eaten = set(eaten)
+    phoms = [c for k in range(3, len(hand) + 1) for c in combinations(hand, k)
+             if brute_is_phom(c) and len(eaten & set(c)) <= 1]
+    out = set()
+
+    def rec(start, used, chosen):
+        kept = [c for c in hand if c not in used]
+        if eaten <= used and not any(brute_is_phom(c) for k in (3, 4) for c in combinations(kept, k)):
+            melds = sorted((sort_cards(m) for m in chosen), key=lambda m: [french_key(c) for c in m])
+            out.add(" ".join(["show", " | ".join(" ".join(m) for m in melds)]).strip())
+        for k in range(start, len(phoms)):
+            if used.isdisjoint(phoms[k]):
+                rec(k + 1, used | set(phoms[k]), chosen + [phoms[k]])
+
+    rec(0, frozenset(), [])
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_show_options_are_exactly_the_legal_shows(data):
+    hand = data.draw(st.lists(st.sampled_from(SMALL_POOL), min_size=4, max_size=10, unique=True))
+    eaten = data.draw(st.lists(st.sampled_from(hand), max_size=2, unique=True))
+    if brute_best(hand, eaten) is None or is_u(hand, eaten):
+        return  # states never reached: eaten cards always fit in phỏm; an ù ends the game
+    state = GAME.new(2, deck=list(FULL_DECK[1::2] + FULL_DECK[::2]))
+    state.hands[0], state.unshown_eaten[0] = set(hand), set(eaten)
+    state.phase, state.turn_last = "show", True
+    legal = state.legal_actions(0)
+    assert legal and set(legal) == brute_shows(hand, eaten)
+    for action in legal:
+        copy.deepcopy(state).apply(0, action)

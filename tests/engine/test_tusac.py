@@ -216,6 +216,77 @@ def test_draw_pass_and_the_next_player_may_eat_the_drawn_card():
 
 
 # --------------------------------------------------------------------------------------------
+# a single Tướng is a set: a drawn Tướng may be eaten alone
+
+
+def test_a_drawn_tuong_is_eaten_alone_then_a_trash_card_is_discarded():
+    state = new(["WC GA", "YR GE RA", "RP YC"], stock="RK", players=3)  # Minh: trash 3, no RE
+    state.apply(0, "discard WC")
+    assert state.apply(1, "draw") == [Event(1, "draw", ("RK",))]
+    assert state.phase == "drawn" and state.legal_actions(1) == ["pass", "eat"]
+    assert state.apply(1, "eat") == [Event(1, "eat", ("RK",))]
+    assert state.record()["actions"][-1] == [1, "eat"]
+    assert state.view(None)["public"][1] == [{"kind": "set", "cards": ["RK"]}]
+    assert state.view(None)["active"] is None and state.view(None)["discards"][0] == ["WC"]
+    # as after any eat: his turn goes on with a discard that lowers his trash (3, unchanged by the eat)
+    assert state.to_act == (1,) and state.phase == "discard" and state.trash(1) == 3
+    assert state.legal_actions(1) == ["discard RA", "discard YR", "discard GE"]
+    with pytest.raises(IllegalAction, match="Discard"):
+        state.apply(1, "eat")
+    state.apply(1, "discard YR")
+    assert state.trash(1) == 2 and state.to_act == (2,) and state.phase == "take"
+    assert snapshot(GAME.replay(state.record())) == snapshot(state)
+
+
+def test_a_passed_tuong_is_not_eaten_alone_by_the_next_player():
+    state = new(["WC GA", "YR GE RA", "RP YC"], stock="RK", players=3)
+    state.apply(0, "discard WC")
+    state.apply(1, "draw")
+    state.apply(1, "pass")
+    assert state.to_act == (2,) and state.phase == "take" and state.view(None)["active"] == "RK"
+    assert "eat" not in state.legal_actions(2)
+    before = snapshot(state)
+    with pytest.raises(IllegalAction, match="Only a Tướng you have just drawn is a set by itself"):
+        state.apply(2, "eat")
+    assert snapshot(state) == before
+
+
+def test_a_drawer_without_trash_wins_with_a_drawn_tuong_alone():
+    # Minh's private block has no trash: the Tướng he draws, alone, completes his hand.
+    state = new(["WC GA", "YR YC YN", "RP YA"], stock="RK", players=3)
+    assert state.trash(1) == 0
+    state.apply(0, "discard WC")
+    events = state.apply(1, "draw")
+    assert [e.kind for e in events] == ["draw", "u", "end"]
+    assert events[1] == Event(1, "u", ("RK",), phrases=(Phrase("tusac.won_drawn", {"winner": 1}, {"card": "RK"}),))
+    out = state.view(None)["outcome"]
+    assert out["winner"] == 1 and out["how"] == "drawn" and out["winning_card"] == "RK"
+    assert state.view(None)["public"][1] == [{"kind": "set", "cards": ["RK"]}]
+    # the lone Tướng counts 1 in the hand value
+    assert out["value"] == hand_value(out["hands"][1]["private"], ["RK"])
+
+
+def test_nobody_but_the_drawer_wins_with_a_lone_tuong():
+    # Hoa's private block has no trash, but the Tướng is Minh's draw: it is not Hoa's to lay down.
+    state = new(["WC GA", "YR GE RA", "YR YC YN RK"], stock="RK", players=3)  # Hoa: no RA, RE
+    assert state.trash(2) == 0
+    state.apply(0, "discard WC")
+    state.apply(1, "draw")
+    assert not state.is_over and state.to_act == (1,) and state.legal_actions(1) == ["pass", "eat"]
+    state.apply(1, "pass")
+    assert not state.is_over and "eat" not in state.legal_actions(2)
+
+
+def test_a_drawn_tuong_may_also_be_melded_with_cards():
+    state = new(["WC GA", "RA RE YR GE"], stock="RK")
+    state.apply(0, "discard WC")
+    state.apply(1, "draw")
+    assert state.legal_actions(1) == ["pass", "eat", "eat RA RE"]
+    state.apply(1, "eat RA RE")
+    assert state.view(None)["public"][1] == [{"kind": "set", "cards": ["RK", "RA", "RE"]}]
+
+
+# --------------------------------------------------------------------------------------------
 # forced claims
 
 

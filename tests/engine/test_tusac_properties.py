@@ -165,6 +165,8 @@ def quick_action(state, seat: int) -> str:
         return "u"
     if selected:
         return "eat " + " ".join(selected)
+    if "eat" in state.legal_actions(seat):
+        return "eat"  # nothing selected: Eat lays down the drawn Tướng alone (it comes before Pass)
     return "draw" if phase == "take" else "pass"
 
 
@@ -181,8 +183,8 @@ def test_ai_and_quick_select_always_play_legally(players, seed):
         assert quick_action(state, seat) == action
         if state.phase == "discard":
             assert action.split()[1] in state.worst(seat)
-        elif any(a.startswith("eat ") for a in legal):
-            assert action.startswith("eat ")  # an eat and its discard always cut the trash
+        elif any(a.split()[0] == "eat" for a in legal):
+            assert action.split()[0] == "eat"  # an eat and its discard always cut the trash
         state.apply(seat, action)
         steps += 1
         assert steps <= MAX_STEPS

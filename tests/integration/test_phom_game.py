@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK
+from bot.games.phom import GAME, find_phom
+from cogs.phom import PhomUI
+from tests.engine.test_phom import new, play_until_draws
 from tests.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
                               play_channel, private_texts, start_table, table_of)
 
@@ -229,3 +239,72 @@ async def test_rematch_still_works_after_a_restart(simcord_env, bot_factory):
     assert "Waiting for players" in play_channel(players).last_message.embeds[0].description
     await lan.click(play_channel(players).last_message, label="Start")
     assert table_of(env).game_no == 2 and table_of(env).status == "playing"
+
+
+# --------------------------------------------------------------------------------------------
+# The Show button (no Discord needed)
+
+
+def test_show_lays_down_every_phom_and_refuses_a_selection_that_keeps_one():
+    ui = PhomUI()
+    state = new(["3S 4S 5S 9H 9D 9C KD QC 2H AH", "AC 2C 3C 7S 8D TH QS KH 6D"])
+    state.apply(0, "discard QC")
+    play_until_draws(state, 5)
+    state.apply(0, "draw")  # TS, last round
+    view = state.view(0)
+    assert view["phase"] == "show"
+    show = next(b for b in ui.buttons(view, []) if b.key == "show")
+    assert show.enabled
+    assert ui.action_for("show", view, []) == "show 3S 4S 5S | 9H 9D 9C"
+    with pytest.raises(IllegalAction, match="^Show all your phỏm: 9♥ 9♦ 9♣ would still be a phỏm among the "
+                                            "cards you keep.$"):
+        ui.action_for("show", view, ["3S", "4S", "5S"])
+    with pytest.raises(IllegalAction, match="do not fit in a phỏm"):
+        ui.action_for("show", view, ["3S", "4S", "5S", "KD"])
+    assert ui.action_for("show", view, ["9C", "3S", "9H", "4S", "5S", "9D"]) == "show 3S 4S 5S | 9H 9D 9C"
+    assert "**Show** all your phỏm" in ui.hand_status(view, ["lan", "minh"])
+    assert ui.select(view, [], True).placeholder.startswith("All your phỏm")
+    state.apply(0, ui.action_for("show", view, []))
+    assert state.view(None)["shown"][0] == [["3S", "4S", "5S"], ["9H", "9D", "9C"]]
+
+
+def test_show_with_nothing_selected_and_no_phom():
+    ui = PhomUI()
+    state = GAME.new(2, deck=list(FULL_DECK[1::2] + FULL_DECK[::2]))
+    rng = random.Random(5)
+    while not state.is_over:
+        seat = state.current
+        view = state.view(seat)
+        if view["phase"] == "show":
+            action = ui.action_for("show", view, [])
+            assert action in view["legal"]
+            if find_phom(view["hand"]) is None:
+                assert action == "show" and "You have no phỏm" in ui.hand_status(view, ["a", "b"])
+        else:
+            action = rng.choice(view["legal"])
+        state.apply(seat, action)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_quick_select_then_any_enabled_move_is_legal(players, seed):
+    ui = PhomUI()
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed)
+    steps = 0
+    while not state.is_over:
+        seat = state.current
+        view = state.view(seat)
+        selection = ui.keep_selection(view, ui.helper("quick", state, seat, []))
+        moves = [b for b in ui.buttons(view, selection) if b.enabled and b.key not in ui.helper_keys]
+        assert moves
+        for spec in moves:
+            assert ui.action_for(spec.key, view, selection) in view["legal"], (spec.key, selection)
+        # nothing selected: Draw and Show are enabled when legal, and play legally
+        for spec in ui.buttons(view, []):
+            if spec.enabled and spec.key in ("draw", "show"):
+                assert ui.action_for(spec.key, view, []) in view["legal"]
+        assert any(b.enabled and b.key == "show" for b in ui.buttons(view, [])) == (view["phase"] == "show")
+        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(view["legal"]))
+        steps += 1
+        assert steps < 400

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games.base import Event
+from bot.games.tusac import GAME
 from bot.games.tusac_sets import trash_count
+from cogs.tusac import TuSacUI
 from tests.simhelpers import (buttons, dm, enabled, game_over, ledger_rows, play_channel, private_texts,
                               start_table, table_of)
 from tests.tusac_decks import build_deck
@@ -118,3 +126,59 @@ async def test_rules_and_worst_card_option_in_the_lobby(simcord_env):
     assert table_of(env).state.penalty_on is False
     told = await lan.slash(players.channel, "rules tusac")
     assert "Tứ Sắc" in told.response.embeds[0].title and "Khap" in told.response.embeds[0].description
+
+
+# --------------------------------------------------------------------------------------------
+# The Eat button and a drawn Tướng (no Discord needed)
+
+
+def test_eat_with_nothing_selected_lays_a_drawn_tuong_down_alone():
+    ui = TuSacUI()
+    state = GAME.new(3, deck=build_deck(["WC GA", "YR GE RA", "RP YC"], stock="RK", players=3))
+    state.apply(0, "discard WC")
+    state.apply(1, "draw")
+    view = state.view(1)
+    eat = {b.key: b for b in ui.buttons(view, [])}["eat"]
+    assert eat.enabled and {b.key: b for b in ui.buttons(view, [])}["pass"].enabled
+    assert not {b.key: b for b in ui.buttons(view, ["YR#1"])}["eat"].enabled  # no eat with cards here
+    assert ui.action_for("eat", view, []) == "eat"
+    assert ui.quick_select(state, 1) == []  # the AI eats it alone: Quick Select then Eat plays that
+    assert "a Tướng is a set by itself" in ui.hand_status(view, ["lan", "minh", "hoa"])
+    assert ui.select(view, [], True).placeholder == "Cards to meld with Red Tướng 帥 (none: it alone)"
+    events = state.apply(1, ui.action_for("eat", view, []))
+    assert events == [Event(1, "eat", ("RK",))]
+    assert ui.event_text(events[0], ["lan", "minh", "hoa"]) == "minh ate Red Tướng 帥 alone"
+
+
+def test_a_passed_tuong_needs_selected_cards():
+    ui = TuSacUI()
+    state = GAME.new(3, deck=build_deck(["WC GA", "YR GE RA", "RP YC"], stock="RK", players=3))
+    state.apply(0, "discard WC")
+    state.apply(1, "draw")
+    state.apply(1, "pass")
+    view = state.view(2)
+    assert not {b.key: b for b in ui.buttons(view, [])}["eat"].enabled
+    assert "Eat" in ui.hand_status(view, ["lan", "minh", "hoa"]) and "by itself" not in ui.hand_status(
+        view, ["lan", "minh", "hoa"])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_quick_select_then_any_enabled_move_is_legal(players, seed):
+    ui = TuSacUI()
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed)
+    steps = 0
+    while not state.is_over:
+        seat = state.current
+        view = state.view(seat)
+        selection = ui.keep_selection(view, ui.helper("quick", state, seat, []))
+        moves = [b for b in ui.buttons(view, selection) if b.enabled and b.key not in ui.helper_keys]
+        assert moves
+        for spec in moves:
+            assert ui.action_for(spec.key, view, selection) in view["legal"], (spec.key, selection)
+        first = next(b.key for b in ui.buttons(view, selection) if b.enabled and b.key not in ui.helper_keys)
+        assert ui.action_for(first, view, selection) == ui.ai_action(state, seat)
+        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(view["legal"]))
+        steps += 1
+        assert steps < 600
