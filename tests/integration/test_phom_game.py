@@ -308,3 +308,20 @@ def test_quick_select_then_any_enabled_move_is_legal(players, seed):
         state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(view["legal"]))
         steps += 1
         assert steps < 400
+
+
+async def test_a_hand_dealt_all_in_phom_wins_before_anyone_plays(simcord_env):
+    env = simcord_env
+    dealt = ["AS", "2S", "3S", "4S", "5H", "5D", "5C", "9D", "TD", "JD"]
+    rest = [c for c in FULL_DECK if c not in dealt]
+    random.Random(2).shuffle(rest)
+    players = await start_table(env, "phom", 1, 2, deck=dealt + rest, stake=3)
+    (lan,) = players.members
+    table = table_of(env)
+    assert table.version == 0 and table.state.is_over  # nobody has moved
+    assert game_over(players) and table.status == "finished"
+    result = play_channel(players).last_message.embeds[0]
+    assert result.description.startswith("lan ù before discarding: 12 from each player")
+    rows = await ledger_rows(env, table.game_id)
+    assert [r["chips"] for r in rows] == [72, -36, -36]
+    assert "Game over" in dm(lan).content and enabled(dm(lan)) == set()
