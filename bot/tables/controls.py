@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-if TYPE_CHECKING:
-    from .service import TableService
-
 PREFIX = "chieu"
+
+
+class ControlHandler(Protocol):
+    """What answers the clicks (the table service, found as ``bot.tables``)."""
+
+    async def handle(self, interaction: discord.Interaction, control: "ControlId | None",
+                     values: list[str]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,7 @@ class Control(discord.ui.DynamicItem[discord.ui.Item], template=rf"{PREFIX}:(?P<
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
-        service: TableService = interaction.client.tables  # type: ignore[attr-defined]
+        service: ControlHandler = interaction.client.tables  # type: ignore[attr-defined]
         payload = self.custom_id.split(":", 1)[1]
         values = list(getattr(self.item, "values", []) or [])
         await service.handle(interaction, parse(payload), values)

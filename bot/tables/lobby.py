@@ -1,0 +1,233 @@
+"""Lobbies: opening, joining, expiring, starting a game, and rematches."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import discord
+
+from . import messages
+from .commands import common_options
+from .core import Refused, ServiceCore, log, now
+from .model import Seat, Table
+
+
+class LobbyFlow(ServiceCore):
+    """Lobby clicks and the deal of each game."""
+
+    async def open_lobby(self, interaction: discord.Interaction, game: str, **given: Any) -> None:
+        """``/<game> new``: ``given`` holds the command's options, None where not given."""
+        ui = self.uis[game]
+        cfg = self.config
+        if interaction.guild is None:
+            return await self.reply(interaction, "Tables are opened in a server channel, not in DMs.")
+        open_here = [t for t in self.tables.values() if t.channel_id == interaction.channel_id
+                     and t.status in ("lobby", "playing")]
+        mine = next((t for t in open_here if t.status == "lobby" and t.host_id == interaction.user.id), None)
+        if mine is not None:
+            return await self.reply(
+                interaction, f"You already have an open lobby here (table #{mine.id}): start it or cancel it "
+                             "before opening another.")
+        if len(open_here) >= cfg.max_tables_per_channel:
+            return await self.reply(interaction, f"This channel already has {len(open_here)} open tables.")
+        # the limits Discord shows are the ones enforced here (a client may send anything)
+        for option in (*common_options(ui, cfg), *ui.lobby_options):
+            value = given.get(option.name)
+            if value is None:
+                continue
+            if option.choices and value not in option.choices:
+                return await self.reply(interaction, f"`{option.name}` must be one of {', '.join(option.choices)}.")
+            if option.low is not None and not option.low <= value <= option.high:
+                return await self.reply(interaction, f"`{option.name}` must be {option.low}–{option.high}.")
+        stake = cfg.default_stake if given.get("stake") is None else given["stake"]
+        options = {**ui.table_options(given, stake=stake), "stake": stake,
+                   "seats": given.get("seats") or ui.game.max_players,
+                   "turn_seconds": given.get("turn_seconds") or cfg.default_turn_seconds}
+        host = Seat(interaction.user.id, interaction.user.display_name)
+        table_id = await self.db.insert_table(guild_id=interaction.guild.id, channel_id=interaction.channel_id,
+                                              game=game, options=options, host_id=host.user_id,
+                                              seats=[host.to_json()])
+        table = Table(id=table_id, guild_id=interaction.guild.id, channel_id=interaction.channel_id, game=game,
+                      options=options, host_id=host.user_id, status="lobby", seats=[host])
+        self.tables[table_id] = table
+        table.lobby_expires_at = now() + cfg.lobby_timeout_seconds
+        await interaction.response.send_message(embed=messages.lobby_embed(table, ui), view=messages.lobby_view(table))
+        message = await interaction.original_response()
+        table.lobby_message_id = message.id
+        await self._save_table(table, lobby_message_id=message.id, lobby_expires_at=table.lobby_expires_at)
+        self._arm_lobby_expiry(table)
+
+    def _arm_lobby_expiry(self, table: Table) -> None:
+        if table.lobby_timer is not None:
+            table.lobby_timer.cancel()
+        table.lobby_timer = self._spawn(self._expire_lobby(table), f"lobby-{table.id}")
+
+    async def _expire_lobby(self, table: Table) -> None:
+        """Close a lobby nobody started in time, so that no one can hold a channel's seats forever."""
+        await asyncio.sleep(max(0.0, (table.lobby_expires_at or now()) - now()))
+        async with table.lock:
+            if table.status != "lobby" or table.lobby_expires_at is None or table.lobby_expires_at > now() + 0.5:
+                return
+            table.status = "cancelled"
+            table.lobby_timer = None
+            self.tables.pop(table.id, None)
+            await self._save_table(table, status="cancelled")
+        minutes = max(1, round(self.config.lobby_timeout_seconds / 60))
+        channel = self._channel(table.play_channel_id if table.game_no else table.channel_id)
+        if table.lobby_message_id is not None:
+            try:
+                await channel.get_partial_message(table.lobby_message_id).edit(
+                    embed=messages.lobby_embed(table, self.uis[table.game],
+                                               note=f"Expired: nobody started this table within {minutes} minutes."),
+                    view=messages.lobby_view(table))
+            except discord.HTTPException:
+                log.info("could not mark the expired lobby of table %s", table.id)
+
+    async def _lobby_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
+        ui = self.uis[table.game]
+        user = interaction.user
+        async with table.lock:
+            if table.status != "lobby":
+                raise Refused("This lobby is closed.")
+            seat = table.seat_of(user.id)
+            if key == "join":
+                if seat is not None:
+                    raise Refused("You are already seated at this table.")
+                if len(table.seats) >= table.max_seats:
+                    raise Refused("This table is full.")
+                table.seats.append(Seat(user.id, user.display_name))
+            elif key == "leave":
+                if seat is None:
+                    raise Refused("You are not seated at this table.")
+                del table.seats[seat]
+                if user.id == table.host_id:
+                    humans = [s for s in table.seats if not s.is_ai]
+                    if not humans:
+                        table.status = "cancelled"
+                    else:
+                        table.host_id = humans[0].user_id
+            elif key == "ai":
+                if seat is None:
+                    raise Refused("Only seated players can add AI seats.")
+                if len(table.seats) >= table.max_seats:
+                    raise Refused("This table is full.")
+                taken = {s.name for s in table.seats}
+                table.seats.append(Seat(None, next(f"AI {n}" for n in range(1, 10) if f"AI {n}" not in taken)))
+            elif key in ("start", "cancel"):
+                if user.id != table.host_id:
+                    raise Refused(f"Only the host, <@{table.host_id}>, can {key} this table.")
+                if key == "cancel":
+                    table.status = "cancelled"
+                elif len(table.seats) < ui.game.min_players:
+                    raise Refused(f"{ui.game.title} needs at least {ui.game.min_players} players "
+                                  "(use **Add AI** to fill seats).")
+            else:
+                raise Refused("That control is not valid.")
+            await self._save_table(table, seats=table.seats_json(), status=table.status,
+                                   host_id=table.host_id)
+            if table.status == "cancelled":
+                self.tables.pop(table.id, None)
+            if table.status != "lobby" and table.lobby_timer is not None:
+                table.lobby_timer.cancel()
+                table.lobby_timer = None
+            await interaction.response.edit_message(embed=messages.lobby_embed(table, ui),
+                                                    view=messages.lobby_view(table))
+            if key == "start":
+                await self._start_game(table, interaction.message)
+
+    async def _start_game(self, table: Table, lobby_message: discord.Message | None) -> None:
+        """Deal, persist, open the thread, post the table and send the hands. Caller holds the lock."""
+        ui = self.uis[table.game]
+        deck, self.next_deck = self.next_deck, None
+        previous_winner = await self._previous_winner(table)
+        state = ui.game.new(len(table.seats), seed=random.SystemRandom().randrange(2**63), deck=deck,
+                            options=ui.engine_options(table.options, previous_winner=previous_winner))
+        record = state.record()
+        table.game_no += 1
+        async with self.db.transaction():
+            table.game_id = await self.db.insert_game(
+                table_id=table.id, game_no=table.game_no, guild_id=table.guild_id, game=table.game,
+                seats=table.seats_json(), options=record["options"], deck=record["deck"],
+                stake=table.stake)
+            await self.db.update_table(table.id, status="playing", game_no=table.game_no)
+        table.status = "playing"
+        table.state, table.version = state, 0
+        table.log.clear()
+        table.selection.clear()
+        table.timeouts.clear()
+        table.hand_messages.clear()
+        table.dm_closed.clear()
+        table.log.append(f"Game {table.game_no} dealt; {table.seats[0].name} opens.")
+        if lobby_message is not None and table.thread_id is None:
+            table.thread_id = await self._open_thread(table, lobby_message)
+        channel = self._channel(table.play_channel_id)
+        self._start_turn(table)
+        message = await channel.send(embed=messages.table_embed(table, ui), view=messages.table_view(table))
+        table.table_message_id = message.id
+        await self._save_table(table, thread_id=table.thread_id, table_message_id=message.id,
+                               turn_deadline=table.deadline, timeouts={})
+        for seat in range(len(table.seats)):
+            if not table.seats[seat].is_ai:
+                await self._send_hand(table, seat)
+        if state.is_over:  # e.g. a Phỏm hand dealt all in phỏm wins before anyone plays
+            self._after_move(table)
+        else:
+            self._schedule(table)
+
+    async def _previous_winner(self, table: Table) -> int | None:
+        """The seat (in today's seating) of whoever won this table's previous game, if anyone did."""
+        if table.game_no == 0:
+            return None
+        row = await self.db.current_game(table.id, table.game_no)
+        if row is None or row["status"] != "finished" or not row["outcome"]:
+            return None
+        winner = json.loads(row["outcome"]).get("winner")
+        if winner is None:
+            return None
+        who = json.loads(row["seats"])[winner]
+        for index, seat in enumerate(table.seats):
+            if (seat.user_id, seat.name) == (who["user_id"], who["name"]):
+                return index
+        return None
+
+    async def _open_thread(self, table: Table, lobby_message: discord.Message) -> int | None:
+        channel = lobby_message.channel
+        if not isinstance(channel, discord.TextChannel):
+            return None  # already in a thread, a DM or a voice chat: play right there
+        me = channel.guild.me
+        if me is None or not channel.permissions_for(me).create_public_threads:
+            return None
+        try:
+            thread = await lobby_message.create_thread(name=f"{self.uis[table.game].game.title} #{table.id}")
+        except discord.HTTPException:
+            log.info("could not open a thread for table %s; playing in the channel", table.id)
+            return None
+        return thread.id
+
+    async def _rematch(self, interaction: discord.Interaction, table: Table) -> None:
+        if table.seat_of(interaction.user.id) is None:
+            raise Refused("Only the players of this table can ask for a rematch.")
+        async with table.lock:
+            if table.status != "finished":
+                raise Refused("A rematch is already open.")
+            table.status = "lobby"
+            if table.state is not None and table.state.is_over:
+                # Winner first next game (after a draw the next seat opens).
+                winner = table.state.outcome().winner
+                first = winner if winner is not None else 1 % len(table.seats)
+                table.seats = table.seats[first:] + table.seats[:first]
+            for seat in table.seats:
+                seat.away = False
+            table.state = None
+            await interaction.response.defer()
+            channel = self._channel(table.play_channel_id)
+            message = await channel.send(embed=messages.lobby_embed(table, self.uis[table.game]),
+                                         view=messages.lobby_view(table))
+            table.lobby_message_id = message.id
+            table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
+            await self._save_table(table, status="lobby", lobby_message_id=message.id,
+                                   seats=table.seats_json(), lobby_expires_at=table.lobby_expires_at)
+            self._arm_lobby_expiry(table)

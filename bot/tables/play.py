@@ -1,0 +1,257 @@
+"""Playing: hands by DM, clicks on them, moves, turn timers and AI seats, and refreshing
+what people see (bursts of moves coalesced into one round of edits)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+import discord
+
+from bot.games.base import Event, IllegalAction
+
+from . import messages
+from .controls import ControlId
+from .core import Refused, ServiceCore, log, now
+from .model import HandMessage, Table
+
+# A click is answered with its result in one call unless the table is busy this long.
+ACKNOWLEDGE_WITHIN = 1.0
+# AI moves closer together than this are shown as one burst (one edit of each message).
+COALESCE_SECONDS = 0.5
+
+
+class PlayFlow(ServiceCore):
+    """Moves, timers and refreshes of a game in play."""
+
+    async def _send_hand(self, table: Table, seat: int) -> None:
+        user_id = table.seats[seat].user_id
+        payload = await messages.hand_payload(table, self.uis[table.game], seat)
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            message = await user.send(content=payload["content"], file=messages.png_file(payload["png"]),
+                                      view=payload["view"])
+        except discord.HTTPException as exc:  # 50007: the user does not accept DMs from us
+            log.info("cannot DM user %s (%s)", user_id, exc)
+            table.dm_closed.add(seat)
+            await self._channel(table.play_channel_id).send(
+                f"<@{user_id}>, I can't send you a DM (your DMs are closed). "
+                "Use **My hand** on the table message to play.",
+                allowed_mentions=discord.AllowedMentions(users=True))
+            return
+        table.hand_messages[seat] = HandMessage(message.channel.id, message.id, payload["shown"])
+        await self.db.save_hand_message(table.game_id, seat, message.channel.id, message.id)
+
+    async def _play_click(self, interaction: discord.Interaction, table: Table, control: ControlId,
+                          values: list[str]) -> None:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refused("You are not playing at this table.")
+        if table.status != "playing" or control.game_no != table.game_no:
+            raise Refused("That game is over.")
+        ui = self.uis[table.game]
+        refusal = None
+        async with self._lock_or_defer(table, interaction):
+            if control.version != table.version or table.state.is_over:
+                refusal = "That button is from an earlier turn; your hand is now up to date."
+            elif control.key == "sel":
+                # a forged or stale select may carry anything: keep only cards this seat holds
+                table.selection[seat] = ui.keep_selection(table.state.view(seat), values)
+            elif control.key == "arrange":
+                table.arranged[seat] = not table.arranged.get(seat, True)
+            elif control.key in ui.helper_keys:
+                if control.key == "quick" and seat not in table.state.to_act:
+                    refusal = "It is not your turn."
+                else:
+                    try:
+                        table.selection[seat] = ui.helper(control.key, table.state, seat,
+                                                          table.selection.get(seat, []))
+                    except IllegalAction as exc:
+                        refusal = str(exc)
+            else:
+                view = table.state.view(seat)
+                try:
+                    action = ui.action_for(control.key, view, table.selection.get(seat, []))
+                    await self._apply(table, seat, action, by_player=True)
+                except IllegalAction as exc:
+                    refusal = str(exc)
+                else:
+                    self._after_move(table)
+            await self._answer_with_hand(interaction, table, seat, refusal)
+
+    @contextlib.asynccontextmanager
+    async def _lock_or_defer(self, table: Table, interaction: discord.Interaction):
+        """The table's lock; a click that would wait long for it is acknowledged first (Discord
+        drops an interaction not answered within 3 s)."""
+        try:
+            await asyncio.wait_for(table.lock.acquire(), ACKNOWLEDGE_WITHIN)
+        except asyncio.TimeoutError:
+            await interaction.response.defer()
+            await table.lock.acquire()
+        try:
+            yield
+        finally:
+            table.lock.release()
+
+    async def _answer_with_hand(self, interaction: discord.Interaction, table: Table, seat: int,
+                                refusal: str | None) -> None:
+        """Answer a click on a hand (a DM or an ephemeral My hand) in as few calls as possible:
+        the clicked message updated with the seat's current hand (one call), and the refusal,
+        if any, privately."""
+        message = interaction.message
+        tracked = table.hand_messages.get(seat)
+        is_dm = tracked is not None and message is not None and message.id == tracked.message_id
+        payload = await messages.hand_payload(table, self.uis[table.game], seat, tracked.shown if is_dm else None)
+        edit: dict[str, Any] = {}
+        if payload is not None:
+            edit = {"content": payload["content"], "view": payload["view"]}
+            if payload["png"] is not None:
+                edit["attachments"] = [messages.png_file(payload["png"])]
+        if not interaction.response.is_done():
+            if edit:
+                await interaction.response.edit_message(**edit)
+            elif refusal:
+                return await interaction.response.send_message(refusal, ephemeral=True)
+            else:
+                await interaction.response.defer()  # nothing to change on the message
+        elif edit:
+            await interaction.edit_original_response(**edit)
+        if payload is not None and is_dm:
+            tracked.shown = payload["shown"]
+        if refusal:
+            await interaction.followup.send(refusal, ephemeral=True)
+
+    async def _apply(self, table: Table, seat: int, action: str, *, by_player: bool = False,
+                     timed_out: bool = False) -> list[Event]:
+        """Apply and persist one action with the deadline of the next turn (and the seat's
+        timeouts in a row when they change, in the same transaction); the caller holds the lock.
+        Raises IllegalAction."""
+        events = table.state.apply(seat, action)
+        canonical = table.state.record()["actions"][-1][1]
+        previous = (table.deadline, table.timeouts.get(seat, 0))
+        if by_player:
+            table.timeouts[seat] = 0
+        self._start_turn(table)
+        try:
+            if timed_out or previous[1] != table.timeouts.get(seat, 0):
+                async with self.db.transaction():
+                    await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
+                    await self.db.update_table(table.id, timeouts=table.timeouts)
+            else:
+                await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
+        except Exception:
+            # The move is not recorded, so it did not happen: rebuild the state from the record.
+            table.deadline, table.timeouts[seat] = previous
+            await self._reload_state(table)
+            raise
+        table.version += 1
+        table.selection.pop(seat, None)
+        names = table.names()
+        table.log.extend(self.uis[table.game].event_text(event, names) for event in events)
+        return events
+
+    async def _reload_state(self, table: Table) -> None:
+        row = await self.db.get_game(table.game_id)
+        actions = await self.db.actions(table.game_id)
+        record = {"game": row["game"], "version": 1, "options": json.loads(row["options"]),
+                  "deck": json.loads(row["deck"]), "actions": actions}
+        table.state = self.uis[table.game].game.replay(record)
+        table.version = len(actions)
+
+    def _after_move(self, table: Table) -> None:
+        """Caller holds the lock: arm the next turn (its deadline is set) or finish, then refresh."""
+        if table.state.is_over:
+            self._cancel_timer(table)
+            table.deadline = None
+            self._spawn(self._finish(table), f"finish-{table.id}")
+        else:
+            self._schedule(table)
+        self.request_refresh(table)
+
+    def _cancel_timer(self, table: Table) -> None:
+        if table.timer is not None and table.timer is not asyncio.current_task():
+            table.timer.cancel()
+        table.timer = None
+
+    def _start_turn(self, table: Table) -> None:
+        table.deadline = None if table.state is not None and table.state.is_over else now() + table.turn_seconds
+
+    def _schedule(self, table: Table) -> None:
+        """Arm the one pending wake-up of the table: an AI move now, or the human turn timer."""
+        self._cancel_timer(table)
+        if table.state is None or table.state.is_over:
+            return
+        to_act = table.state.to_act
+        if any(table.seats[s].auto for s in to_act):
+            table.timer = self._spawn(self._wake(table, table.version, self.config.ai_delay_seconds, False),
+                                      f"ai-{table.id}")
+        elif to_act:
+            remaining = max(0.0, (table.deadline or now()) - now())
+            table.timer = self._spawn(self._wake(table, table.version, remaining, True), f"timer-{table.id}")
+
+    async def _wake(self, table: Table, version: int, delay: float, timed_out: bool) -> None:
+        await asyncio.sleep(delay)
+        async with table.lock:
+            if table.version != version or table.state is None or table.state.is_over:
+                return
+            ui = self.uis[table.game]
+            for seat in table.state.to_act:
+                if not (timed_out or table.seats[seat].auto):
+                    continue
+                if timed_out and not table.seats[seat].auto:
+                    table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
+                    table.log.append(f"⏰ {table.seats[seat].name} ran out of time; the AI played.")
+                    if table.timeouts[seat] >= self.config.away_after_timeouts:
+                        table.seats[seat].away = True
+                        table.log.append(f"💤 {table.seats[seat].name} is away; the AI plays until they are back.")
+                        await self._save_table(table, seats=table.seats_json())
+                await self._apply(table, seat, ui.ai_action(table.state, seat), timed_out=timed_out)
+                break  # one move per wake-up: the next one is scheduled from the new state
+            table.timer = None
+            self._after_move(table)
+
+    def request_refresh(self, table: Table) -> None:
+        table.dirty = True
+        if table.refresher is None or table.refresher.done():
+            table.refresher = self._spawn(self._refresh_loop(table), f"refresh-{table.id}")
+
+    async def _refresh_loop(self, table: Table) -> None:
+        while table.dirty:
+            table.dirty = False
+            if self._ai_move_imminent(table):
+                return  # that move refreshes again: one round of edits for the whole burst
+            try:
+                await self._refresh(table)
+            except discord.HTTPException:
+                log.warning("refreshing table %s failed", table.id, exc_info=True)
+
+    def _ai_move_imminent(self, table: Table) -> bool:
+        """An AI seat moves next, too soon for anyone to follow a picture of the move before."""
+        state = table.state
+        return (state is not None and not state.is_over and self.config.ai_delay_seconds < COALESCE_SECONDS
+                and any(table.seats[s].auto for s in state.to_act))
+
+    async def _refresh(self, table: Table) -> None:
+        if table.state is None:
+            return
+        ui = self.uis[table.game]
+        if table.table_message_id is not None:
+            message = self._channel(table.play_channel_id).get_partial_message(table.table_message_id)
+            over = table.state.is_over
+            await message.edit(embed=messages.table_embed(table, ui),
+                               view=None if over else messages.table_view(table))
+        for seat, tracked in list(table.hand_messages.items()):
+            payload = await messages.hand_payload(table, ui, seat, tracked.shown)
+            if payload is None:
+                continue
+            kwargs: dict[str, Any] = {"content": payload["content"], "view": payload["view"]}
+            if payload["png"] is not None:
+                kwargs["attachments"] = [messages.png_file(payload["png"])]
+            try:
+                await self._channel(tracked.channel_id).get_partial_message(tracked.message_id).edit(**kwargs)
+            except discord.NotFound:
+                table.hand_messages.pop(seat, None)
+                continue
+            tracked.shown = payload["shown"]
