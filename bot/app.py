@@ -50,7 +50,7 @@ class ChieuBot(commands.Bot):
         self._warming = asyncio.create_task(self._warm_sprites())
 
     async def _warm_sprites(self) -> None:
-        for deck in sorted({ui.deck for ui in self.tables.uis.values()}):
+        for deck in sorted({deck for ui in self.tables.uis.values() for deck in ui.decks_used()}):
             count = await asyncio.to_thread(warm_sprites, deck)
             log.debug("warmed %d %s sprites", count, deck)
 

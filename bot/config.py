@@ -37,6 +37,9 @@ class Config:
     max_tables_per_channel: int = 5
     # An unstarted lobby closes after this many seconds (a rematch lobby too).
     lobby_timeout_seconds: int = 900
+    # Matches of several rounds: the pause between two rounds (shorter if everyone clicks
+    # Next round).
+    round_pause_seconds: int = 10
     extra: dict[str, Any] = field(default_factory=dict)
 
     def with_overrides(self, **overrides: Any) -> "Config":

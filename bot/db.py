@@ -99,6 +99,24 @@ MIGRATIONS: list[str] = [
     ALTER TABLE actions ADD COLUMN turn_deadline REAL;
     CREATE INDEX tables_lobby_host ON tables (channel_id, host_id, status);
     """,
+    # 3: matches of several rounds. A record grows a pack each round, so packs get a table of
+    # their own (every game's first pack moves there); the seed replays reshuffles and undealt
+    # rounds. Tables remember the pause between rounds and how many round results they posted;
+    # the ledger, how many rounds a match lasted.
+    """
+    CREATE TABLE game_decks (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        round INTEGER NOT NULL,
+        deck TEXT NOT NULL,
+        PRIMARY KEY (game_id, round)
+    );
+    INSERT INTO game_decks (game_id, round, deck) SELECT id, 1, deck FROM games;
+    ALTER TABLE games DROP COLUMN deck;
+    ALTER TABLE games ADD COLUMN seed INTEGER;
+    ALTER TABLE tables ADD COLUMN pause_until REAL;
+    ALTER TABLE tables ADD COLUMN rounds_posted INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ledger ADD COLUMN rounds INTEGER;
+    """,
 ]
 
 
@@ -256,13 +274,29 @@ class Database:
 
     # ---- games and their records
     async def insert_game(self, *, table_id: int, game_no: int, guild_id: int, game: str,
-                          seats: list[dict], options: dict, deck: list[str], stake: int) -> int:
-        return await self.execute(
-            "INSERT INTO games (table_id, game_no, guild_id, game, seats, options, deck, stake, status, started_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
-            (table_id, game_no, guild_id, game, json.dumps(seats), json.dumps(options), json.dumps(deck),
-             stake, now_iso()),
-        )
+                          seats: list[dict], options: dict, decks: list[list[str]], stake: int,
+                          seed: int | None = None) -> int:
+        """A new game with the packs dealt so far (one per round); call it inside a transaction."""
+        game_id = await self.execute(
+            "INSERT INTO games (table_id, game_no, guild_id, game, seats, options, seed, stake, status,"
+            " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+            (table_id, game_no, guild_id, game, json.dumps(seats), json.dumps(options), seed, stake, now_iso()))
+        await self.add_decks(game_id, 1, decks)
+        return game_id
+
+    async def add_decks(self, game_id: int, first_round: int, decks: list[list[str]]) -> None:
+        for number, deck in enumerate(decks, start=first_round):
+            await self.execute("INSERT INTO game_decks (game_id, round, deck) VALUES (?, ?, ?)",
+                               (game_id, number, json.dumps(deck)))
+
+    async def record(self, game_id: int) -> dict[str, Any]:
+        """The stored record of a game (shared/rules/notation.md): a one-round game's ``deck``,
+        or a match's ``decks`` and ``seed``; the caller knows which its game is."""
+        row = await self.get_game(game_id)
+        decks = [json.loads(r["deck"]) for r in await self.fetchall(
+            "SELECT deck FROM game_decks WHERE game_id = ? ORDER BY round", (game_id,))]
+        return {"game": row["game"], "version": 1, "options": json.loads(row["options"]), "seed": row["seed"],
+                "decks": decks, "actions": await self.actions(game_id)}
 
     async def get_game(self, game_id: int) -> aiosqlite.Row | None:
         return await self.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))

@@ -27,6 +27,7 @@ class Entry:
     points: int | None
     won: bool
     detail: list[str]
+    rounds: int | None = None  # a match of several rounds: how many were played
 
 
 class UnbalancedSettlement(ValueError):
@@ -48,10 +49,10 @@ async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entrie
             return False
         await db.executemany(
             "INSERT INTO ledger (game_id, guild_id, game, seat, user_id, name, chips, ga, rank, points, won,"
-            " detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " detail, at, rounds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (game_id, guild_id, game, e.seat, e.user_id, e.name, e.chips, e.ga, e.rank, e.points,
-                 int(e.won), json.dumps(e.detail, ensure_ascii=False), at)
+                 int(e.won), json.dumps(e.detail, ensure_ascii=False), at, e.rounds)
                 for e in entries
             ],
         )
@@ -84,6 +85,7 @@ class Standing:
     ga: int
     games: int
     wins: int
+    rounds: int = 0  # rounds played in matches of several rounds
 
 
 async def leaderboard(db: Database, guild_id: int, *, game: str | None = None, period: str = "all",
@@ -103,12 +105,13 @@ async def leaderboard(db: Database, guild_id: int, *, game: str | None = None, p
     # The latest name a player played under is the one shown.
     rows = await db.fetchall(
         f"SELECT user_id, (SELECT name FROM ledger l2 WHERE l2.user_id = ledger.user_id ORDER BY l2.id DESC LIMIT 1)"
-        f" AS name, SUM(chips) AS chips, SUM(ga) AS ga, COUNT(*) AS games, SUM(won) AS wins"
+        f" AS name, SUM(chips) AS chips, SUM(ga) AS ga, COUNT(*) AS games, SUM(won) AS wins,"
+        f" COALESCE(SUM(rounds), 0) AS rounds"
         f" FROM ledger WHERE {' AND '.join(where)} GROUP BY user_id"
         f" ORDER BY {by} DESC, wins DESC, games ASC, user_id ASC LIMIT ?",
         (*params, limit),
     )
-    return [Standing(r["user_id"], r["name"], r["chips"], r["ga"], r["games"], r["wins"]) for r in rows]
+    return [Standing(r["user_id"], r["name"], r["chips"], r["ga"], r["games"], r["wins"], r["rounds"]) for r in rows]
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ class HistoryItem:
     ga: int
     points: int | None
     detail: list[str]
+    rounds: int | None = None
 
 
 async def history(db: Database, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryItem]:
@@ -132,6 +136,6 @@ async def history(db: Database, guild_id: int, user_id: int, limit: int = 10) ->
     )
     return [
         HistoryItem(r["game_id"], r["game"], r["at"], r["rank"], r["players"], r["chips"], r["ga"], r["points"],
-                    json.loads(r["detail"]))
+                    json.loads(r["detail"]), r["rounds"])
         for r in rows
     ]

@@ -50,7 +50,7 @@ class GameUI:
     """Base class; override what the game needs."""
 
     game: Game
-    deck: str = "french"  # the sprite set used to render cards
+    deck: str = "french"  # the sprite set used to render cards (see deck_for)
     rules_text: str = ""
     #: the ``/<game>`` group's description
     description: str = ""
@@ -63,6 +63,14 @@ class GameUI:
     phrases: dict[str, str] = {}
     #: keys of buttons that are card-selection helpers rather than moves
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
+
+    def deck_for(self, table_options: dict[str, Any]) -> str:
+        """The sprite set of a table (Chinchón may be played with a Spanish pack)."""
+        return self.deck
+
+    def decks_used(self) -> tuple[str, ...]:
+        """Every sprite set the game may show, drawn once at start-up."""
+        return (self.deck,)
 
     # ---- lobby and engine options
     def table_options(self, given: dict[str, Any], *, stake: int) -> dict[str, Any]:
@@ -77,6 +85,33 @@ class GameUI:
 
     # ---- AI
     def ai_action(self, state: Any, seat: int) -> str:
+        raise NotImplementedError
+
+    def timeout_action(self, state: Any, seat: int) -> str:
+        """What a human seat does when its time runs out or while it is away: the AI's move,
+        except where a game must not decide for a person (spending chips on a buy-back)."""
+        return self.ai_action(state, seat)
+
+    # ---- matches of several rounds
+    def deciding(self, view: dict) -> bool:
+        """Whether the seats to act are making decisions between two rounds (a buy-back), which
+        are taken during the pause; other moves wait for the next round."""
+        return False
+
+    def round_lines(self, view: dict, names: list[str], index: int) -> list[str]:
+        """One line per seat under a round's result (round ``index``, 0-based)."""
+        result = view["round_results"][index]
+        lines = []
+        for seat, name in enumerate(names):
+            points = result["points"][seat]
+            if points is None:
+                continue
+            out = " · **out**" if seat in result.get("out", ()) else ""
+            lines.append(f"**{name}**: {points:+d} → {result['totals'][seat]}{out}")
+        return lines
+
+    def round_rows(self, view: dict, names: list[str], index: int) -> list[tuple[str, list[list[str]], str]]:
+        """Rows of the round's result image: (label, grouped cards, caption) per seat."""
         raise NotImplementedError
 
     def quick_select(self, state: Any, seat: int) -> list[str]:

@@ -37,9 +37,20 @@ class ServiceCore:
         self.uis: dict[str, GameUI] = {}
         self.tables: dict[int, Table] = {}
         self._tasks: set[asyncio.Task] = set()
-        # A pack to deal the next game from instead of a shuffle (tests and demos).
+        # A pack (or, for a match, the packs of its first rounds) to deal the next game from
+        # instead of a shuffle (tests and demos).
         self.next_deck: list[str] | None = None
+        self.next_decks: list[list[str]] | None = None
 
+
+    async def stored_state(self, game_id: int) -> Any:
+        """The game rebuilt from what SQLite holds (the record, replayed)."""
+        record = await self.db.record(game_id)
+        ui = self.uis[record["game"]]
+        if not ui.game.multi_round:
+            record = {**record, "deck": record["decks"][0]}
+            del record["decks"], record["seed"]
+        return ui.game.replay(record)
 
     def register(self, ui: GameUI) -> None:
         self.uis[ui.game.name] = ui

@@ -45,7 +45,7 @@ class EndFlow(ServiceCore):
         entries = [
             ledger.Entry(seat=r.seat, user_id=table.seats[r.seat].user_id, name=table.seats[r.seat].name,
                          chips=chips[r.seat] + r.ga * ga_stake, ga=r.ga, rank=r.rank, points=r.points,
-                         won=r.seat in winners, detail=r.notes)
+                         won=r.seat in winners, detail=r.notes, rounds=table.rounds_done() or None)
             for r in outcome.results
         ]
         await ledger.settle(self.db, game_id=table.game_id, guild_id=table.guild_id, game=table.game,
@@ -55,6 +55,7 @@ class EndFlow(ServiceCore):
         """The result and Rematch reach the table: retried with backoff, and at the next start
         if they never did (the game row remembers the message)."""
         game_id, game_no = table.game_id, table.game_no
+        await self._post_round_results(table)  # a match's last round comes before its result
         try:
             message = await with_retries(f"posting the result of game {game_id}",
                                          lambda: self._send_result(table))
@@ -71,7 +72,7 @@ class EndFlow(ServiceCore):
         kwargs: dict[str, Any] = {"embed": embed, "view": messages.table_view(table, rematch=True)}
         try:
             png = await _render_rows(ui, table.state.view(None), names,
-                                     f"{ui.game.title} · table #{table.id} · game {table.game_no}")
+                                     f"{ui.game.title} · table #{table.id} · game {table.game_no}", table.options)
         except Exception:
             log.exception("rendering the result of table %s failed; posting it without the image", table.id)
         else:
@@ -90,12 +91,9 @@ class EndFlow(ServiceCore):
     async def _settle_leftovers(self) -> None:
         """Settle games that ended but were never settled (a settlement that kept failing)."""
         for row in await self.db.unsettled_games():
-            ui = self.uis.get(row["game"])
-            if ui is None:
+            if row["game"] not in self.uis:
                 continue
-            record = {"game": row["game"], "version": 1, "options": json.loads(row["options"]),
-                      "deck": json.loads(row["deck"]), "actions": await self.db.actions(row["id"])}
-            state = ui.game.replay(record)
+            state = await self.stored_state(row["id"])
             if not state.is_over:
                 continue
             seats = [Seat.from_json(s) for s in json.loads(row["seats"])]
@@ -109,7 +107,7 @@ class EndFlow(ServiceCore):
                 log.exception("game %s still cannot be settled", row["id"])
 
 
-async def _render_rows(ui: GameUI, view: dict, names: list[str], title: str) -> bytes:
+async def _render_rows(ui: GameUI, view: dict, names: list[str], title: str, options: dict) -> bytes:
     from rendering.table import render_rows_async
 
-    return await render_rows_async(ui.result_rows(view, names), title=title, deck=ui.deck)
+    return await render_rows_async(ui.result_rows(view, names), title=title, deck=ui.deck_for(options))

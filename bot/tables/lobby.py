@@ -142,19 +142,25 @@ class LobbyFlow(ServiceCore):
         """Deal, persist, open the thread, post the table and send the hands. Caller holds the lock."""
         ui = self.uis[table.game]
         deck, self.next_deck = self.next_deck, None
+        decks, self.next_decks = self.next_decks, None
         previous_winner = await self._previous_winner(table)
-        state = ui.game.new(len(table.seats), seed=random.SystemRandom().randrange(2**63), deck=deck,
+        state = ui.game.new(len(table.seats), seed=random.SystemRandom().randrange(2**63), deck=deck, decks=decks,
                             options=ui.engine_options(table.options, previous_winner=previous_winner))
         record = state.record()
+        dealt = record["decks"] if ui.game.multi_round else [record["deck"]]
         table.game_no += 1
         async with self.db.transaction():
             table.game_id = await self.db.insert_game(
                 table_id=table.id, game_no=table.game_no, guild_id=table.guild_id, game=table.game,
-                seats=table.seats_json(), options=record["options"], deck=record["deck"],
+                seats=table.seats_json(), options=record["options"], decks=dealt, seed=record.get("seed"),
                 stake=table.stake)
-            await self.db.update_table(table.id, status="playing", game_no=table.game_no)
+            await self.db.update_table(table.id, status="playing", game_no=table.game_no, pause_until=None,
+                                       rounds_posted=0)
         table.status = "playing"
         table.state, table.version = state, 0
+        table.decks_stored = len(dealt)
+        table.pause_until, table.rounds_posted = None, 0
+        table.ready.clear()
         table.log.clear()
         table.selection.clear()
         table.timeouts.clear()

@@ -59,6 +59,27 @@ def lobby_view(table: Table) -> discord.ui.View:
     return view
 
 
+def next_round_view(table: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(ControlId("table", table.id, "next"), "Next round", style="primary"))
+    return view
+
+
+def round_embed(table: Table, ui: GameUI, view: dict, names: list[str], index: int) -> discord.Embed:
+    """A round's result in a match: what happened (the engine's phrases, with names), each
+    seat's points and new total."""
+    result = view["round_results"][index]
+    embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · round {index + 1} — result",
+                          colour=COLOUR)
+    embed.description = ui.summary_text(result.get("phrases", ()), names)
+    embed.add_field(name="Points → totals", value="\n".join(ui.round_lines(view, names, index))[:1024] or "—",
+                    inline=False)
+    if index == len(view["round_results"]) - 1 and table.pause_until is not None and view.get("outcome") is None:
+        embed.set_footer(text="The next round starts when everyone still in clicks Next round, "
+                              "or after the pause.")
+    return embed
+
+
 def table_view(table: Table, *, rematch: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if rematch:
@@ -74,7 +95,11 @@ def table_embed(table: Table, ui: GameUI) -> discord.Embed:
     names = [seat_label(table, i) for i in range(len(table.seats))]
     embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · game {table.game_no}", colour=COLOUR)
     lines = []
-    if view.get("outcome") is None:
+    between_rounds = table.pause_until is not None and not ui.deciding(view)
+    if view.get("outcome") is None and between_rounds:
+        lines.append(f"Round {table.rounds_done()} is over · the next round starts <t:{int(table.pause_until)}:R> "
+                     "(or when everyone clicks **Next round**)")
+    elif view.get("outcome") is None:
         acting = ", ".join(f"**{names[s]}**" for s in view["to_act"])
         turn = f"Turn: {acting}"
         if table.deadline is not None and any(not table.seats[s].auto for s in view["to_act"]):
@@ -110,7 +135,11 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
     away = table.seats[seat].away
     if away:
         content += "\n💤 You are marked away: the AI plays for you until you click **I'm back**."
-    over = view.get("outcome") is not None
+    between_rounds = table.pause_until is not None and not ui.deciding(view)
+    if between_rounds and view.get("outcome") is None:
+        content += (f"\n⏸️ Round {table.rounds_done()} is over (its result is in <#{table.play_channel_id}>). "
+                    f"The next round starts <t:{int(table.pause_until)}:R>.")
+    over = view.get("outcome") is not None or between_rounds
     controls = discord.ui.View(timeout=None)
     signature: tuple = (content, over)
     if not over:
@@ -136,7 +165,7 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
     png = None
     if shown is None or shown[0] != image:
         png = await render_hand_async(image.groups, marked=image.marked, selected=image.selected,
-                                      caption=image.caption, title=image.title, deck=ui.deck)
+                                      caption=image.caption, title=image.title, deck=ui.deck_for(table.options))
     return {"content": content, "png": png, "view": controls, "shown": now_shown}
 
 

@@ -64,7 +64,13 @@ class Table:
     dm_closed: set[int] = field(default_factory=set)
     deadline: float | None = None  # unix time the current human turn times out (persisted)
     lobby_expires_at: float | None = None  # unix time an unstarted lobby closes (persisted)
+    # matches of several rounds
+    pause_until: float | None = None  # unix time the next round starts, while between rounds (persisted)
+    rounds_posted: int = 0  # round results that reached the table (persisted)
+    decks_stored: int = 0  # packs of the current game already in SQLite
+    ready: set[int] = field(default_factory=set)  # seats that clicked Next round
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    post_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one poster of round results
     timer: asyncio.Task | None = None
     lobby_timer: asyncio.Task | None = None
     refresher: asyncio.Task | None = None
@@ -94,6 +100,10 @@ class Table:
 
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
+
+    def rounds_done(self) -> int:
+        """Rounds finished in the current game (0 for games of one round)."""
+        return len(getattr(self.state, "round_results", ()) or ())
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [seat.to_json() for seat in self.seats]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from typing import Any
 
 import discord
@@ -14,8 +13,11 @@ from bot.games.base import Event, IllegalAction
 
 from . import messages
 from .controls import ControlId
+from rendering.table import render_rows_async
+
 from .core import Refused, ServiceCore, log, now
 from .model import HandMessage, Table
+from .retry import with_retries
 
 # A click is answered with its result in one call unless the table is busy this long.
 ACKNOWLEDGE_WITHIN = 1.0
@@ -26,8 +28,11 @@ COALESCE_SECONDS = 0.5
 class PlayFlow(ServiceCore):
     """Moves, timers and refreshes of a game in play."""
 
-    async def _send_hand(self, table: Table, seat: int) -> None:
+    async def _send_hand(self, table: Table, seat: int, *, replace: bool = False) -> None:
+        """The seat's hand as a new DM; ``replace``: the DM it succeeds keeps its picture but
+        loses its buttons (a new round, or a decision that must notify its player)."""
         user_id = table.seats[seat].user_id
+        previous = table.hand_messages.get(seat) if replace else None
         payload = await messages.hand_payload(table, self.uis[table.game], seat)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -43,6 +48,12 @@ class PlayFlow(ServiceCore):
             return
         table.hand_messages[seat] = HandMessage(message.channel.id, message.id, payload["shown"])
         await self.db.save_hand_message(table.game_id, seat, message.channel.id, message.id)
+        if previous is not None:
+            try:
+                await self._channel(previous.channel_id).get_partial_message(previous.message_id).edit(
+                    content="*This hand has moved to the newest message below.*", view=None)
+            except discord.HTTPException:
+                log.info("could not retire an old hand message of table %s", table.id)
 
     async def _play_click(self, interaction: discord.Interaction, table: Table, control: ControlId,
                           values: list[str]) -> None:
@@ -70,6 +81,9 @@ class PlayFlow(ServiceCore):
                                                           table.selection.get(seat, []))
                     except IllegalAction as exc:
                         refusal = str(exc)
+            elif self._between_rounds(table) and not self._deciding(table):
+                refusal = (f"This round is over: the next one starts <t:{int(table.pause_until)}:R>, or as soon "
+                           "as everyone clicks **Next round** on the round's result.")
             else:
                 view = table.state.view(seat)
                 try:
@@ -128,24 +142,32 @@ class PlayFlow(ServiceCore):
         """Apply and persist one action with the deadline of the next turn (and the seat's
         timeouts in a row when they change, in the same transaction); the caller holds the lock.
         Raises IllegalAction."""
+        rounds_before = table.rounds_done()
         events = table.state.apply(seat, action)
-        canonical = table.state.record()["actions"][-1][1]
-        previous = (table.deadline, table.timeouts.get(seat, 0))
+        record = table.state.record()
+        canonical = record["actions"][-1][1]
+        new_decks = record.get("decks", [])[table.decks_stored:] if self.uis[table.game].game.multi_round else []
+        previous = (table.deadline, table.timeouts.get(seat, 0), table.pause_until)
         if by_player:
             table.timeouts[seat] = 0
+        if table.rounds_done() > rounds_before and not table.state.is_over:
+            table.pause_until = now() + self.config.round_pause_seconds  # time to read the round's result
+            table.ready.clear()
         self._start_turn(table)
         try:
-            if timed_out or previous[1] != table.timeouts.get(seat, 0):
+            if timed_out or new_decks or previous[1] != table.timeouts.get(seat, 0) or previous[2] != table.pause_until:
                 async with self.db.transaction():
                     await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
-                    await self.db.update_table(table.id, timeouts=table.timeouts)
+                    await self.db.update_table(table.id, timeouts=table.timeouts, pause_until=table.pause_until)
+                    await self.db.add_decks(table.game_id, table.decks_stored + 1, new_decks)
             else:
                 await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
         except Exception:
             # The move is not recorded, so it did not happen: rebuild the state from the record.
-            table.deadline, table.timeouts[seat] = previous
+            table.deadline, table.timeouts[seat], table.pause_until = previous
             await self._reload_state(table)
             raise
+        table.decks_stored += len(new_decks)
         table.version += 1
         table.selection.pop(seat, None)
         names = table.names()
@@ -153,12 +175,10 @@ class PlayFlow(ServiceCore):
         return events
 
     async def _reload_state(self, table: Table) -> None:
-        row = await self.db.get_game(table.game_id)
-        actions = await self.db.actions(table.game_id)
-        record = {"game": row["game"], "version": 1, "options": json.loads(row["options"]),
-                  "deck": json.loads(row["deck"]), "actions": actions}
-        table.state = self.uis[table.game].game.replay(record)
-        table.version = len(actions)
+        table.state = await self.stored_state(table.game_id)
+        record = table.state.record()
+        table.version = len(record["actions"])
+        table.decks_stored = len(record.get("decks", ())) or 1
 
     def _after_move(self, table: Table) -> None:
         """Caller holds the lock: arm the next turn (its deadline is set) or finish, then refresh."""
@@ -167,7 +187,10 @@ class PlayFlow(ServiceCore):
             table.deadline = None
             self._spawn(self._finish(table), f"finish-{table.id}")
         else:
+            if table.rounds_done() > table.rounds_posted:
+                self._spawn(self._post_round_results(table), f"round-{table.id}")
             self._schedule(table)
+            self._prompt_deciders(table)
         self.request_refresh(table)
 
     def _cancel_timer(self, table: Table) -> None:
@@ -182,6 +205,10 @@ class PlayFlow(ServiceCore):
         """Arm the one pending wake-up of the table: an AI move now, or the human turn timer."""
         self._cancel_timer(table)
         if table.state is None or table.state.is_over:
+            return
+        if self._between_rounds(table) and not self._deciding(table):
+            delay = max(0.0, table.pause_until - now())
+            table.timer = self._spawn(self._end_pause(table, table.version, delay), f"pause-{table.id}")
             return
         to_act = table.state.to_act
         if any(table.seats[s].auto for s in to_act):
@@ -207,7 +234,9 @@ class PlayFlow(ServiceCore):
                         table.seats[seat].away = True
                         table.log.append(f"💤 {table.seats[seat].name} is away; the AI plays until they are back.")
                         await self._save_table(table, seats=table.seats_json())
-                await self._apply(table, seat, ui.ai_action(table.state, seat), timed_out=timed_out)
+                player = table.seats[seat]
+                action = ui.ai_action(table.state, seat) if player.is_ai else ui.timeout_action(table.state, seat)
+                await self._apply(table, seat, action, timed_out=timed_out)
                 break  # one move per wake-up: the next one is scheduled from the new state
             table.timer = None
             self._after_move(table)
@@ -255,3 +284,101 @@ class PlayFlow(ServiceCore):
                 table.hand_messages.pop(seat, None)
                 continue
             tracked.shown = payload["shown"]
+
+    # ------------------------------------------------------------------ between two rounds
+    @staticmethod
+    def _between_rounds(table: Table) -> bool:
+        return table.pause_until is not None
+
+    def _deciding(self, table: Table) -> bool:
+        state = table.state
+        return state is not None and not state.is_over and bool(state.to_act) and \
+            self.uis[table.game].deciding(state.view(None))
+
+    def _humans_in_match(self, table: Table) -> list[int]:
+        in_match = getattr(table.state, "in_match", None) or [True] * len(table.seats)
+        return [seat for seat, player in enumerate(table.seats) if not player.is_ai and in_match[seat]]
+
+    def _prompt_deciders(self, table: Table) -> None:
+        """A person who must decide between two rounds gets a fresh DM (which notifies him, where
+        an edit would not), with the decision's buttons and its countdown."""
+        if not self._between_rounds(table) or not self._deciding(table):
+            return
+        for seat in table.state.to_act:
+            if not table.seats[seat].is_ai and seat not in table.dm_closed:
+                self._spawn(self._send_hand(table, seat, replace=True), f"decide-{table.id}-{seat}")
+
+    async def _end_pause(self, table: Table, version: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with table.lock:
+            if table.version == version and self._between_rounds(table):
+                await self._next_round(table)
+
+    async def _next_round(self, table: Table) -> None:
+        """The pause is over: the round already dealt starts (caller holds the lock)."""
+        if table.state.is_over or self._deciding(table):
+            return
+        table.pause_until = None
+        table.ready.clear()
+        self._start_turn(table)
+        await self._save_table(table, pause_until=None, turn_deadline=table.deadline)
+        round_no = table.rounds_done() + 1
+        table.log.append(f"Round {round_no} dealt.")
+        self._schedule(table)
+        for seat in self._humans_in_match(table):
+            if seat not in table.dm_closed:
+                self._spawn(self._send_hand(table, seat, replace=True), f"hand-{table.id}-{seat}")
+        self.request_refresh(table)
+
+    async def ready_for_next_round(self, interaction: discord.Interaction, table: Table, seat: int) -> None:
+        """**Next round**: the round starts as soon as every person still in has clicked it."""
+        async with table.lock:
+            if not self._between_rounds(table) or table.status != "playing":
+                raise Refused("There is no round to wait for.")
+            if seat not in self._humans_in_match(table):
+                raise Refused("You are out of the match; the others play on.")
+            table.ready.add(seat)
+            waiting = [table.seats[s].name for s in self._humans_in_match(table) if s not in table.ready]
+            if self._deciding(table):
+                who = ", ".join(table.seats[s].name for s in table.state.to_act)
+                text = f"Ready. The next round starts once {who} has decided."
+            elif waiting:
+                text = f"Ready. Waiting for {', '.join(waiting)} (or <t:{int(table.pause_until)}:R>)."
+            else:
+                text = "Everyone is ready: the next round starts."
+            if not waiting and not self._deciding(table):
+                await self._next_round(table)
+        await self.reply(interaction, text)
+
+    async def _post_round_results(self, table: Table) -> None:
+        """Every finished round's result reaches the table once, in order (retried like results)."""
+        async with table.post_lock:
+            game_id = table.game_id
+            while table.game_id == game_id and table.rounds_posted < table.rounds_done():
+                index = table.rounds_posted
+                try:
+                    await with_retries(f"posting round {index + 1} of game {game_id}",
+                                       lambda: self._send_round_result(table, index))
+                except Exception:
+                    return  # posted at the next start
+                table.rounds_posted = index + 1
+                await self._save_table(table, rounds_posted=table.rounds_posted)
+
+    async def _send_round_result(self, table: Table, index: int) -> discord.Message:
+        ui = self.uis[table.game]
+        view = table.state.view(None)
+        names = table.names()
+        last = index == len(view["round_results"]) - 1
+        embed = messages.round_embed(table, ui, view, names, index)
+        kwargs: dict[str, Any] = {"embed": embed}
+        if last and self._between_rounds(table) and not table.state.is_over:
+            kwargs["view"] = messages.next_round_view(table)
+        try:
+            png = await render_rows_async(ui.round_rows(view, names, index), deck=ui.deck_for(table.options),
+                                          title=f"{ui.game.title} · table #{table.id} · round {index + 1}")
+        except Exception:
+            log.exception("rendering round %s of table %s failed; posting it without the image", index + 1, table.id)
+        else:
+            embed.set_image(url="attachment://round.png")
+            kwargs["file"] = messages.png_file(png, "round.png")
+        return await self._channel(table.play_channel_id).send(**kwargs)

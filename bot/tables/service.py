@@ -53,6 +53,8 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
             raise Refused("You are not playing at this table.")
         if table.status != "playing":
             raise Refused("This game is over.")
+        if key == "next":
+            return await self.ready_for_next_round(interaction, table, seat)
         if key == "hand":
             payload = await messages.hand_payload(table, self.uis[table.game], seat)
             await interaction.response.send_message(content=payload["content"], file=messages.png_file(payload["png"]),
@@ -83,7 +85,8 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
                           seats=[Seat.from_json(s) for s in json.loads(row["seats"])], game_no=row["game_no"],
                           thread_id=row["thread_id"], lobby_message_id=row["lobby_message_id"],
                           table_message_id=row["table_message_id"], lobby_expires_at=row["lobby_expires_at"],
-                          deadline=row["turn_deadline"],
+                          deadline=row["turn_deadline"], pause_until=row["pause_until"],
+                          rounds_posted=row["rounds_posted"],
                           timeouts={int(seat): count for seat, count in json.loads(row["timeouts"]).items()})
             self.tables[table.id] = table
             if table.status == "lobby":
@@ -98,7 +101,9 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
                 # kept for its Rematch button (which needs the winner); its result is posted
                 # now if it never reached the table
                 if game["result_message_id"] is None:
-                    self._spawn(self._post_result(table), f"result-{table.id}")
+                    self._spawn(self._post_result(table), f"result-{table.id}")  # round results first
+                elif table.rounds_posted < table.rounds_done():
+                    self._spawn(self._post_round_results(table), f"round-{table.id}")
                 continue
             table.log.append("♻️ The bot restarted; the game goes on.")
             moved = await self.db.last_turn_deadline(table.game_id)
@@ -111,6 +116,8 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
             if table.state.is_over:
                 self._spawn(self._finish(table), f"finish-{table.id}")
             else:
+                if table.rounds_posted < table.rounds_done():
+                    self._spawn(self._post_round_results(table), f"round-{table.id}")
                 if table.deadline is None:
                     self._start_turn(table)
                 self._schedule(table)  # the restored timer fires when the original would have

@@ -23,7 +23,7 @@ async def db(tmp_path):
 
 async def new_game(db: Database, table_id: int, game_no: int) -> int:
     return await db.insert_game(table_id=table_id, game_no=game_no, guild_id=GUILD, game="phom",
-                                seats=[], options={}, deck=[], stake=1)
+                                seats=[], options={}, decks=[[]], stake=1)
 
 
 def entries_for(game_id: int) -> list[ledger.Entry]:

@@ -21,7 +21,7 @@ async def db(tmp_path):
 
 async def a_game(db: Database, table_id: int = 1, game_no: int = 1) -> int:
     return await db.insert_game(table_id=table_id, game_no=game_no, guild_id=GUILD, game="phom",
-                                seats=[], options={}, deck=[], stake=10)
+                                seats=[], options={}, decks=[[]], stake=10)
 
 
 async def a_table(db: Database) -> int:
