@@ -110,7 +110,10 @@ def table_embed(table: Table, ui: GameUI) -> discord.Embed:
     summary = ui.table_summary(view)
     if summary:
         lines.append(summary)
-    lines.append(f"Stake {table.stake}")
+    if view.get("pot") is not None:  # a match played for a pot
+        lines.append(f"Stake {table.stake} · pot **{view['pot'] * table.stake}** chips")
+    else:
+        lines.append(f"Stake {table.stake}")
     embed.description = "\n".join(lines)
     for name, value in ui.table_fields(view, names):
         embed.add_field(name=name, value=value[:1024], inline=False)
@@ -132,10 +135,13 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
     names = [seat_label(table, i) for i in range(len(table.seats))]
     image = ui.hand_image(view, selection, arranged)
     content = f"**{ui.game.title} · table #{table.id}** · <#{table.play_channel_id}>\n" + ui.hand_status(view, names)
+    between_rounds = table.pause_until is not None and not ui.deciding(view)
+    if seat in view.get("to_act", ()) and table.deadline is not None and view.get("outcome") is None \
+            and not table.seats[seat].auto and not between_rounds:
+        content += f"\n⏱️ Time runs out <t:{int(table.deadline)}:R>."
     away = table.seats[seat].away
     if away:
         content += "\n💤 You are marked away: the AI plays for you until you click **I'm back**."
-    between_rounds = table.pause_until is not None and not ui.deciding(view)
     if between_rounds and view.get("outcome") is None:
         content += (f"\n⏸️ Round {table.rounds_done()} is over (its result is in <#{table.play_channel_id}>). "
                     f"The next round starts <t:{int(table.pause_until)}:R>.")
