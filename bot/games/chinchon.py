@@ -103,6 +103,9 @@ class Pack:
         self.cards: tuple[str, ...] = tuple(cards)  # canonical order: suit by suit, in run order
         self._tables: dict[int, tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = {}
 
+    def __deepcopy__(self, memo) -> "Pack":
+        return self  # one shared, read-only object per kind of pack (its tables are large)
+
     def pack(self, players: int) -> tuple[str, ...]:
         return self.cards + ((JOKER, JOKER) if players >= 3 else ())
 
