@@ -34,6 +34,24 @@ def _quantiles(samples_ns: list[int]) -> tuple[float, float]:
     return ordered[len(ordered) // 2] / 1000, ordered[int(len(ordered) * 0.95)] / 1000
 
 
+def _time_each(fn, items) -> list[int]:
+    """Nanoseconds of ``fn(item)`` for each item, each call timed alone."""
+    clock = time.perf_counter_ns
+    samples = []
+    for item in items:
+        start = clock()
+        fn(item)
+        samples.append(clock() - start)
+    return samples
+
+
+def _rlcard_deadwood(hand) -> int:
+    from rlcard.games.gin_rummy.utils import melding, utils
+
+    clusters = melding.get_best_meld_clusters(hand)
+    return min((utils.get_deadwood_count(hand, c) for c in clusters), default=utils.get_deadwood_count(hand, []))
+
+
 def bench_deadwood(hands: int) -> None:
     rng = random.Random(2024)
     cards = PACKS["french"].cards
@@ -43,36 +61,19 @@ def bench_deadwood(hands: int) -> None:
         hand = rng.sample(cards, 6) + ["JK", "JK"]
         rng.shuffle(hand)
         eight.append(hand)
-    clock = time.perf_counter_ns
-    samples = []
-    for hand in eight:
-        start = clock()
-        deadwood(hand)
-        samples.append(clock() - start)
-    med, p95 = _quantiles(samples)
+    med, p95 = _quantiles(_time_each(deadwood, eight))
     print(f"deadwood, 8 cards with 2 jokers: median {med:.1f} µs, p95 {p95:.1f} µs ({hands} fresh hands)")
 
     ten = [rng.sample(cards, 10) for _ in range(min(hands, 5000))]
-    samples = []
-    for hand in ten:
-        start = clock()
-        deadwood(hand)
-        samples.append(clock() - start)
-    med, p95 = _quantiles(samples)
+    med, p95 = _quantiles(_time_each(deadwood, ten))
     line = f"deadwood, 10 cards, no joker:   median {med:.1f} µs, p95 {p95:.1f} µs"
     try:
-        from rlcard.games.gin_rummy.utils import melding, utils
+        from rlcard.games.gin_rummy.utils import utils
     except ImportError:
         print(line + "  (rlcard not installed: no comparison)")
         return
     rl_hands = [[utils.card_from_text(c) for c in hand] for hand in ten]
-    samples = []
-    for hand in rl_hands:
-        start = clock()
-        clusters = melding.get_best_meld_clusters(hand)
-        min((utils.get_deadwood_count(hand, c) for c in clusters), default=utils.get_deadwood_count(hand, []))
-        samples.append(clock() - start)
-    rmed, rp95 = _quantiles(samples)
+    rmed, rp95 = _quantiles(_time_each(_rlcard_deadwood, rl_hands))
     print(line + f"  | rlcard gin-rummy meld search: median {rmed:.1f} µs, p95 {rp95:.1f} µs")
 
 

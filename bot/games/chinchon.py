@@ -143,32 +143,15 @@ class Pack:
 def _build_run_table(size: int, weights: Sequence[int]) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
     """Runs of one suit by dynamic programming over masks (every dependency is a smaller mask).
 
-    The lowest card ``a`` of ``mask`` is either unmatched or the lowest real card of a run
-    ending at a card ``b``: jokers fill the gaps and pad the run to 3 cards (a suit has at
-    least 10 positions, so there is always room). Returns the weights and, alongside, the
-    cards melded by the best choice."""
+    The lowest card of ``mask`` is either unmatched or the lowest real card of a run (see
+    :func:`_windows`). Returns the weights and, alongside, the cards melded by the best choice."""
     tab: list[tuple[int, int, int]] = [(0, 0, 0)] * (1 << size)
     melded: list[tuple[int, int, int]] = [(0, 0, 0)] * (1 << size)
     for mask in range(1, 1 << size):
         low = mask & -mask
-        a = low.bit_length() - 1
         best = list(tab[mask ^ low])
         cards = list(melded[mask ^ low])
-        count = 0
-        val = 0
-        for b in range(a, size):
-            if not mask >> b & 1:
-                continue
-            count += 1
-            val += weights[b]
-            span = b - a + 1
-            gaps = span - count
-            if gaps > 2:
-                break
-            need = gaps + (3 - span if span < 3 else 0)
-            if need > 2:
-                continue
-            after = mask >> (b + 1) << (b + 1)
+        for val, need, after in _windows(mask, size, weights):
             rest = tab[after]
             window = mask ^ after
             for j in range(need, 3):
@@ -183,6 +166,28 @@ def _build_run_table(size: int, weights: Sequence[int]) -> tuple[list[tuple[int,
         tab[mask] = tuple(best)
         melded[mask] = tuple(cards)
     return tab, melded
+
+
+def _windows(mask: int, size: int, weights: Sequence[int]):
+    """The runs whose lowest real card is the lowest card of ``mask``, one per last real card:
+    (weight of its cards, jokers needed, the cards of ``mask`` above it). Jokers fill the gaps
+    and pad the run to 3 cards (a suit has at least 10 positions: there is always room); runs
+    needing more than 2 jokers are left out."""
+    a = (mask & -mask).bit_length() - 1
+    count = 0
+    val = 0
+    for b in range(a, size):
+        if not mask >> b & 1:
+            continue
+        count += 1
+        val += weights[b]
+        span = b - a + 1
+        gaps = span - count
+        if gaps > 2:
+            break
+        need = gaps + (3 - span if span < 3 else 0)
+        if need <= 2:
+            yield val, need, mask >> (b + 1) << (b + 1)
 
 
 FRENCH_PACK = Pack("french", "SHDC", "A23456789TJQK", (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10))
@@ -440,6 +445,7 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
     """The runs behind ``tab[mask][budget]`` (the same choices as :func:`_build_run_table`)."""
     melds = []
     size = pk.size
+    weights = [unit + v for v in pk.pos_value]
     while mask:
         target = tab[mask][budget]
         low = mask & -mask
@@ -448,23 +454,12 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
             mask ^= low  # a is unmatched
             continue
         found = None
-        count = 0
-        val = 0
-        for b in range(a, size):
-            if not mask >> b & 1:
-                continue
-            count += 1
-            val += unit + pk.pos_value[b]
-            span = b - a + 1
-            gaps = span - count
-            if gaps > 2:
-                break
-            need = gaps + (3 - span if span < 3 else 0)
-            after = mask >> (b + 1) << (b + 1)
+        for val, need, after in _windows(mask, size, weights):
             if need <= budget and val + tab[after][budget - need] == target:
-                found = (b, need, after)  # the longest such run is kept
+                found = (need, after)  # the longest such run is kept
         assert found is not None, "run table and trace disagree"
-        b, need, after = found
+        need, after = found
+        b = (mask ^ after).bit_length() - 1
         lo, hi = a, b
         cards = [suit * 16 + p for p in range(a, b + 1) if mask >> p & 1]
         jokers = [suit * 16 + p for p in range(a, b + 1) if not mask >> p & 1]
@@ -625,9 +620,8 @@ def _lay_off(pk: Pack, H: int, jokers: int, table: tuple[TableMeld, ...]):
     memo: dict[tuple, tuple] = {}
 
     def rest_penalty(h: int, j: int, laid_any: bool) -> int:
-        value = sum(pk.value[i] for i in _indices(h))
-        left = value + 50 * j - _search(pk, h, j, 0)
-        return left if left or not laid_any else 0
+        pen = _penalty(pk, h, j, sum(pk.value[i] for i in _indices(h)))
+        return 0 if laid_any and pen == -10 else pen
 
     def best(h: int, j: int, tab: tuple[TableMeld, ...], laid_any: bool):
         key = (h, j, tab)
