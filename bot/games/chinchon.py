@@ -33,6 +33,12 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   cannot buy back (it already did once) is out at once. If every seat still in reaches the
   target in the same round, the lowest total wins and the others are out in that round.
 - A chinchón ends the match: the round's points are still added to the totals.
+- A round's ``round_results`` entry is written at the close and completed by the buy-back
+  decisions that follow it: its ``totals`` then show a bought-back total, its ``out`` the
+  seats that declined, its ``phrases`` each decision.
+- ``top_discard`` is None outside play (between rounds and once the match is over); the
+  private view keys (``hand``, ``arrangement``, ``can_close``, ``drawn``) are in every view,
+  empty (``[]``/None) for other seats and spectators and between rounds.
 - Ranks: the winners 1; then the seats still in (lower total first), then the seats out, the
   later out first (then lower total); remaining ties by seat.
 """
