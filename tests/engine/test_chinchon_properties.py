@@ -20,7 +20,7 @@ from bot.games.chinchon_ai import choose, quick_select
 
 MAX_STEPS = 6000  # a match of half-AI play: a few hundred actions; random discards make rounds long
 
-# Budget: the whole file runs in about 15 s on 2 cores. No deadlines (timings vary with load).
+# Budget: the whole file runs in about 25 s on 2 shared cores. No deadlines (timings vary with load).
 GAMES = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 AI_GAMES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
