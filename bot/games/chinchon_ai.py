@@ -1,0 +1,255 @@
+"""A quick heuristic Chinchón player.
+
+``choose(state, seat)`` returns one of ``state.legal_actions(seat)``; ``quick_select(state,
+seat)`` returns the card the UI should pre-select (the best discard, or the card to lay face
+down when the hand can close).
+
+It uses only what the seat knows: its hand and the discard pile (every discard was public).
+
+- **Take** the top discard only when it ends up in a meld and lowers the best penalty the
+  hand can keep after discarding (a joker is always taken); otherwise draw.
+- **Close** whenever it can, laying face down the card that leaves the lowest penalty —
+  unless closing scores more than −10 and a −10 looks likely: the cards that would complete
+  the hand (counted among the unseen cards) give at least an even chance of drawing one by
+  its next turn. Then it discards that card face up and waits.
+- **Discard** the card that leaves the lowest penalty, less ``_PAIR_WEIGHT`` points per live
+  card that would meld two of the unmatched cards left and ``_SINGLE_WEIGHT`` per live card
+  that would pair with one; never a joker while it holds anything else. A card is live while
+  it may still be drawn: after a reshuffle, a card never shown this round is held by an
+  opponent. After ``_STALL_RESHUFFLES`` reshuffles in a round (players keeping what the others
+  need), it keeps the cards that may still meld before the low ones.
+- **Buy back** when the total it would restart from leaves at least a fifth of the target
+  (at least 10 points) to play with.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .chinchon import JOKER, ChinchonState, _hand_mask, _indices, _penalty, _search, _unmatched
+
+_PAIR_WEIGHT = 1.5  # points per live card that would meld two unmatched cards
+_SINGLE_WEIGHT = 0.25  # points per live card that would pair with an unmatched card
+_STALL_RESHUFFLES = 2  # from this many reshuffles in a round, keep live cards before low ones
+_WAIT_CHANCE = 0.5  # wait for a −10 when the chance of one by the next turn is at least this
+
+
+def _unseen(state: ChinchonState, seat: int) -> Counter:
+    """The cards ``seat`` has not seen: the pack less its hand and the discard pile."""
+    left = Counter(state.pack)
+    left.subtract(state.hands[seat])
+    left.subtract(state.pile)
+    return +left
+
+
+def _live(state: ChinchonState, seat: int) -> tuple[list[int], int]:
+    """The cards ``seat`` may still draw, as (count by card index, jokers). After a reshuffle
+    the stock holds only cards shown face up this round, so a card never shown is in an
+    opponent's hand: dead."""
+    pk = state.pk
+    live = [0] * 64
+    jokers = 0
+    for card, count in _unseen(state, seat).items():
+        if state.reshuffles and card not in state.seen:
+            continue
+        if card == JOKER:
+            jokers = count
+        else:
+            live[pk.index[card]] = count
+    return live, jokers
+
+
+_NEIGHBOURS: dict[str, list[list[int]]] = {}
+
+
+def _neighbours(pk) -> list[list[int]]:
+    """By card index, the cards that would make a pair (a set or a near-run) with it."""
+    got = _NEIGHBOURS.get(pk.name)
+    if got is None:
+        got = [[] for _ in range(64)]
+        for idx in pk.code:
+            p, s = idx & 15, idx >> 4
+            got[idx] = [t * 16 + p for t in range(4) if t != s] + [
+                s * 16 + q for q in (p - 2, p - 1, p + 1, p + 2) if 0 <= q < pk.size]
+        _NEIGHBOURS[pk.name] = got
+    return got
+
+
+class _Outs:
+    """Weighted live outs of unmatched cards: ``_PAIR_WEIGHT`` per live card that would meld
+    two of them (a live joker melds any pair), ``_SINGLE_WEIGHT`` per live card that would
+    pair with one. Counts are kept per card and per pair: one decision asks about the same
+    hand cards again and again."""
+
+    def __init__(self, pk, live: list[int], live_jokers: int) -> None:
+        self.pk = pk
+        self.live = live
+        self.live_jokers = live_jokers
+        self.near = _neighbours(pk)
+        self.single: dict[int, int] = {}
+        self.pairs: dict[tuple[int, int], int] = {}
+
+    def _single(self, a: int) -> int:
+        got = self.single.get(a)
+        if got is None:
+            live = self.live
+            got = self.single[a] = sum(live[c] for c in self.near[a])
+        return got
+
+    def _pair(self, a: int, b: int) -> int:
+        got = self.pairs.get((a, b))
+        if got is None:
+            live = self.live
+            if a & 15 == b & 15:
+                got = self.live_jokers + sum(live[t * 16 + (a & 15)] for t in range(4)
+                                             if t != a >> 4 and t != b >> 4)
+            elif a >> 4 == b >> 4 and abs(a - b) <= 2:
+                lo, hi = min(a, b), max(a, b)
+                wanted = [lo + 1] if hi - lo == 2 else [c for c in (lo - 1, hi + 1) if c >> 4 == lo >> 4]
+                got = self.live_jokers + sum(live[c] for c in wanted if c in self.pk.code)
+            else:
+                got = 0
+            self.pairs[(a, b)] = got
+        return got
+
+    def __call__(self, unmatched: list[int]) -> float:
+        pairs = 0
+        single = 0
+        for k, a in enumerate(unmatched):
+            single += self._single(a)
+            for b in unmatched[k + 1:]:
+                pairs += self._pair(a, b)
+        return _PAIR_WEIGHT * pairs + _SINGLE_WEIGHT * single
+
+
+def _keep_key(pk, H: int, jokers: int, outs: _Outs, stalled: bool) -> tuple:
+    """How good keeping the cards ``H`` (+ ``jokers``) is (lower is better)."""
+    left, spare = _unmatched(pk, H, jokers)
+    if not left and not spare:
+        return (-10, -10)
+    unmatched = _indices(left)
+    pen = sum(pk.value[i] for i in unmatched) + 50 * spare
+    live_outs = outs(unmatched)
+    if stalled:  # nobody closes while holding dead cards: keep the cards that may still meld
+        return (-live_outs, pen)
+    return (pen - live_outs, pen)
+
+
+def _without(cards: list[str], card: str) -> list[str]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def _best_discard(state: ChinchonState, seat: int, candidates: list[str]) -> str:
+    pk = state.pk
+    H, jokers, value = _hand_mask(pk, state.hands[seat])
+    outs = _Outs(pk, *_live(state, seat))
+    stalled = state.reshuffles >= _STALL_RESHUFFLES
+    plain = [c for c in candidates if c != JOKER]
+    if not plain:
+        return candidates[0]
+    best = None
+    for card in plain:
+        idx = pk.index[card]
+        key = (_keep_key(pk, H ^ (1 << idx), jokers, outs, stalled), -(idx & 15))
+        if best is None or key < best[0]:
+            best = (key, card)
+    return best[1]
+
+
+def _best_close(state: ChinchonState, seat: int, cards: list[str]) -> tuple[str, int]:
+    """The card to lay face down that leaves the lowest penalty, and that penalty."""
+    pk = state.pk
+    best = None
+    for card in cards:
+        H, jokers, value = _hand_mask(pk, _without(state.hands[seat], card))
+        pen = _penalty(pk, H, jokers, value)
+        if best is None or pen < best[1]:
+            best = (card, pen)
+    return best
+
+
+def _minus_ten_chance(state: ChinchonState, seat: int, keep: list[str]) -> float:
+    """The chance that one of the next two cards drawn lets the 7 ``keep`` cards close with −10
+    (replacing their one unmatched card)."""
+    pk = state.pk
+    H, jokers, value = _hand_mask(pk, keep)
+    left, spare = _unmatched(pk, H, jokers)
+    if spare or left.bit_count() != 1:
+        return 0.0
+    u = left.bit_length() - 1
+    base = H ^ left
+    rest = value - pk.value[u]
+    live, live_jokers = _live(state, seat)
+    total = sum(live) + live_jokers
+    if not total:
+        return 0.0
+    outs = 0
+    if live_jokers and _search(pk, base, jokers + 1, 0) == rest + 50 * (jokers + 1):
+        outs += live_jokers
+    for idx, count in enumerate(live):
+        if count and _search(pk, base | 1 << idx, jokers, 0) == rest + pk.value[idx] + 50 * jokers:
+            outs += count
+    miss = 1.0 - outs / total
+    return 1.0 - miss * miss
+
+
+def _choose_draw(state: ChinchonState, seat: int) -> str:
+    top = state.pile[-1]
+    if top == JOKER:
+        return "take"
+    pk = state.pk
+    hand = state.hands[seat]
+    H, jokers, value = _hand_mask(pk, hand)
+    now = _penalty(pk, H, jokers, value)
+    idx = pk.index[top]
+    H8 = H | 1 << idx
+    value8 = value + pk.value[idx]
+    best = None
+    for d in _indices(H):
+        pen = _penalty(pk, H8 ^ (1 << d), jokers, value8 - pk.value[d])
+        if best is None or pen < best[0]:
+            best = (pen, d)
+    if best is None or best[0] >= now:
+        return "draw"
+    left, _ = _unmatched(pk, H8 ^ (1 << best[1]), jokers)
+    return "draw" if left >> idx & 1 else "take"
+
+
+def _choose_discard(state: ChinchonState, seat: int, legal: list[str]) -> str:
+    closes = [a.split()[1] for a in legal if a.startswith("close ")]
+    if closes:
+        card, pen = _best_close(state, seat, closes)
+        if pen == -10 or f"discard {card}" not in legal:
+            return f"close {card}"
+        if _minus_ten_chance(state, seat, _without(state.hands[seat], card)) < _WAIT_CHANCE:
+            return f"close {card}"
+        return f"discard {card}"
+    return "discard " + _best_discard(state, seat, [a.split()[1] for a in legal if a.startswith("discard ")])
+
+
+def _buy_back(state: ChinchonState, seat: int) -> bool:
+    at = max(state.totals[s] for s in state.seats_in() if state.totals[s] < state.target)
+    return state.target - at >= max(10, state.target // 5)
+
+
+def choose(state: ChinchonState, seat: int) -> str:
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    if state.phase == "buyback":
+        return "buyback" if _buy_back(state, seat) else "decline"
+    if state.step == "draw":
+        return _choose_draw(state, seat)
+    return _choose_discard(state, seat, legal)
+
+
+def quick_select(state: ChinchonState, seat: int) -> list[str]:
+    """The card to pre-select: the closing card when the hand can close, else the best discard."""
+    if state.phase != "play" or seat != state.current or state.step != "discard":
+        return []
+    closes = state.close_cards(seat)
+    if closes:
+        return [_best_close(state, seat, closes)[0]]
+    return [_best_discard(state, seat, state.discardable(seat))]
