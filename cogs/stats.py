@@ -42,6 +42,7 @@ class Stats(commands.Cog):
         title = f"Leaderboard · {REGISTRY[game].title if game else 'all games'} · {period} · by {by}"
         embed = discord.Embed(title=title, colour=COLOUR)
         lines = [f"**{i}. {row.name}** — {row.chips:+d} chips · {row.wins} wins / {row.games} games"
+                 + (f" ({row.rounds} rounds in matches)" if row.rounds else "")
                  + (f" · {row.ga:+d} gà" if row.ga or by == "ga" else "")
                  for i, row in enumerate(rows, start=1)]
         embed.description = "\n".join(lines) or "No games finished yet."
@@ -59,7 +60,8 @@ class Stats(commands.Cog):
             title = REGISTRY[item.game].title if item.game in REGISTRY else item.game
             points = "" if item.points is None else f" · {item.points} pts"
             notes = f" · {', '.join(item.detail)}" if item.detail else ""
-            lines.append(f"`{item.at[:16].replace('T', ' ')}` {title} #{item.game_id}: rank {item.rank}/"
+            rounds = f" ({item.rounds} rounds)" if item.rounds else ""
+            lines.append(f"`{item.at[:16].replace('T', ' ')}` {title} #{item.game_id}{rounds}: rank {item.rank}/"
                          f"{item.players}{points}{notes} · **{item.chips:+d}**")
         embed.description = "\n".join(lines) or "No games finished yet."
         await interaction.response.send_message(embed=embed)

@@ -95,8 +95,9 @@ def private_texts(result: InteractionResult) -> list[str]:
     return texts
 
 
-async def start_table(env, game: str, humans: int, ai: int, *, deck=None, **options) -> Players:
-    """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``."""
+async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=None, **options) -> Players:
+    """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``
+    (a match: ``decks``, the packs of its first rounds)."""
     players = Players(env, humans)
     host = players.members[0]
     await host.slash(players.channel, f"{game} new", **options)
@@ -105,6 +106,7 @@ async def start_table(env, game: str, humans: int, ai: int, *, deck=None, **opti
     for _ in range(ai):
         await host.click(players.channel.last_message, label="Add AI")
     env.bot.tables.next_deck = deck
+    env.bot.tables.next_decks = decks
     await host.click(players.channel.last_message, label="Start")
     return players
 

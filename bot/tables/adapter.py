@@ -50,7 +50,7 @@ class GameUI:
     """Base class; override what the game needs."""
 
     game: Game
-    deck: str = "french"  # the sprite set used to render cards (see deck_for)
+    deck: str = "french"  # the sprite set used to render cards (see bind)
     rules_text: str = ""
     #: the ``/<game>`` group's description
     description: str = ""
@@ -64,9 +64,10 @@ class GameUI:
     #: keys of buttons that are card-selection helpers rather than moves
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
 
-    def deck_for(self, table_options: dict[str, Any]) -> str:
-        """The sprite set of a table (Chinchón may be played with a Spanish pack)."""
-        return self.deck
+    def bind(self, table_options: dict[str, Any]) -> "GameUI":
+        """This UI as a table with these options shows it (Chinchón may be played with a
+        Spanish pack, whose codes and sprites differ); the same object by default."""
+        return self
 
     def decks_used(self) -> tuple[str, ...]:
         """Every sprite set the game may show, drawn once at start-up."""

@@ -52,6 +52,10 @@ class ServiceCore:
             del record["decks"], record["seed"]
         return ui.game.replay(record)
 
+    def ui_of(self, table: Table) -> GameUI:
+        """The game's UI as this table shows it (its options may choose e.g. the pack)."""
+        return self.uis[table.game].bind(table.options)
+
     def register(self, ui: GameUI) -> None:
         self.uis[ui.game.name] = ui
 

@@ -65,14 +65,14 @@ class EndFlow(ServiceCore):
         log.debug("result of table %s game %s posted", table.id, game_no)
 
     async def _send_result(self, table: Table) -> discord.Message:
-        ui = self.uis[table.game]
+        ui = self.ui_of(table)
         outcome = table.state.outcome()
         names = table.names()
         embed = messages.result_embed(table, ui, outcome, names)
         kwargs: dict[str, Any] = {"embed": embed, "view": messages.table_view(table, rematch=True)}
         try:
             png = await _render_rows(ui, table.state.view(None), names,
-                                     f"{ui.game.title} · table #{table.id} · game {table.game_no}", table.options)
+                                     f"{ui.game.title} · table #{table.id} · game {table.game_no}")
         except Exception:
             log.exception("rendering the result of table %s failed; posting it without the image", table.id)
         else:
@@ -107,7 +107,7 @@ class EndFlow(ServiceCore):
                 log.exception("game %s still cannot be settled", row["id"])
 
 
-async def _render_rows(ui: GameUI, view: dict, names: list[str], title: str, options: dict) -> bytes:
+async def _render_rows(ui: GameUI, view: dict, names: list[str], title: str) -> bytes:
     from rendering.table import render_rows_async
 
-    return await render_rows_async(ui.result_rows(view, names), title=title, deck=ui.deck_for(options))
+    return await render_rows_async(ui.result_rows(view, names), title=title, deck=ui.deck)

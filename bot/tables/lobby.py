@@ -80,14 +80,14 @@ class LobbyFlow(ServiceCore):
         if table.lobby_message_id is not None:
             try:
                 await channel.get_partial_message(table.lobby_message_id).edit(
-                    embed=messages.lobby_embed(table, self.uis[table.game],
+                    embed=messages.lobby_embed(table, self.ui_of(table),
                                                note=f"Expired: nobody started this table within {minutes} minutes."),
                     view=messages.lobby_view(table))
             except discord.HTTPException:
                 log.info("could not mark the expired lobby of table %s", table.id)
 
     async def _lobby_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
-        ui = self.uis[table.game]
+        ui = self.ui_of(table)
         user = interaction.user
         async with table.lock:
             if table.status != "lobby":
@@ -140,7 +140,7 @@ class LobbyFlow(ServiceCore):
 
     async def _start_game(self, table: Table, lobby_message: discord.Message | None) -> None:
         """Deal, persist, open the thread, post the table and send the hands. Caller holds the lock."""
-        ui = self.uis[table.game]
+        ui = self.ui_of(table)
         deck, self.next_deck = self.next_deck, None
         decks, self.next_decks = self.next_decks, None
         previous_winner = await self._previous_winner(table)
@@ -207,7 +207,7 @@ class LobbyFlow(ServiceCore):
         if me is None or not channel.permissions_for(me).create_public_threads:
             return None
         try:
-            thread = await lobby_message.create_thread(name=f"{self.uis[table.game].game.title} #{table.id}")
+            thread = await lobby_message.create_thread(name=f"{self.ui_of(table).game.title} #{table.id}")
         except discord.HTTPException:
             log.info("could not open a thread for table %s; playing in the channel", table.id)
             return None
@@ -230,7 +230,7 @@ class LobbyFlow(ServiceCore):
             table.state = None
             await interaction.response.defer()
             channel = self._channel(table.play_channel_id)
-            message = await channel.send(embed=messages.lobby_embed(table, self.uis[table.game]),
+            message = await channel.send(embed=messages.lobby_embed(table, self.ui_of(table)),
                                          view=messages.lobby_view(table))
             table.lobby_message_id = message.id
             table.lobby_expires_at = now() + self.config.lobby_timeout_seconds

@@ -171,7 +171,7 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
     png = None
     if shown is None or shown[0] != image:
         png = await render_hand_async(image.groups, marked=image.marked, selected=image.selected,
-                                      caption=image.caption, title=image.title, deck=ui.deck_for(table.options))
+                                      caption=image.caption, title=image.title, deck=ui.deck)
     return {"content": content, "png": png, "view": controls, "shown": now_shown}
 
 

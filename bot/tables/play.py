@@ -33,7 +33,7 @@ class PlayFlow(ServiceCore):
         loses its buttons (a new round, or a decision that must notify its player)."""
         user_id = table.seats[seat].user_id
         previous = table.hand_messages.get(seat) if replace else None
-        payload = await messages.hand_payload(table, self.uis[table.game], seat)
+        payload = await messages.hand_payload(table, self.ui_of(table), seat)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             message = await user.send(content=payload["content"], file=messages.png_file(payload["png"]),
@@ -62,7 +62,7 @@ class PlayFlow(ServiceCore):
             raise Refused("You are not playing at this table.")
         if table.status != "playing" or control.game_no != table.game_no:
             raise Refused("That game is over.")
-        ui = self.uis[table.game]
+        ui = self.ui_of(table)
         refusal = None
         async with self._lock_or_defer(table, interaction):
             if control.version != table.version or table.state.is_over:
@@ -117,7 +117,7 @@ class PlayFlow(ServiceCore):
         message = interaction.message
         tracked = table.hand_messages.get(seat)
         is_dm = tracked is not None and message is not None and message.id == tracked.message_id
-        payload = await messages.hand_payload(table, self.uis[table.game], seat, tracked.shown if is_dm else None)
+        payload = await messages.hand_payload(table, self.ui_of(table), seat, tracked.shown if is_dm else None)
         edit: dict[str, Any] = {}
         if payload is not None:
             edit = {"content": payload["content"], "view": payload["view"]}
@@ -146,7 +146,7 @@ class PlayFlow(ServiceCore):
         events = table.state.apply(seat, action)
         record = table.state.record()
         canonical = record["actions"][-1][1]
-        new_decks = record.get("decks", [])[table.decks_stored:] if self.uis[table.game].game.multi_round else []
+        new_decks = record.get("decks", [])[table.decks_stored:] if self.ui_of(table).game.multi_round else []
         previous = (table.deadline, table.timeouts.get(seat, 0), table.pause_until)
         if by_player:
             table.timeouts[seat] = 0
@@ -171,7 +171,7 @@ class PlayFlow(ServiceCore):
         table.version += 1
         table.selection.pop(seat, None)
         names = table.names()
-        table.log.extend(self.uis[table.game].event_text(event, names) for event in events)
+        table.log.extend(self.ui_of(table).event_text(event, names) for event in events)
         return events
 
     async def _reload_state(self, table: Table) -> None:
@@ -223,7 +223,7 @@ class PlayFlow(ServiceCore):
         async with table.lock:
             if table.version != version or table.state is None or table.state.is_over:
                 return
-            ui = self.uis[table.game]
+            ui = self.ui_of(table)
             for seat in table.state.to_act:
                 if not (timed_out or table.seats[seat].auto):
                     continue
@@ -259,13 +259,14 @@ class PlayFlow(ServiceCore):
     def _ai_move_imminent(self, table: Table) -> bool:
         """An AI seat moves next, too soon for anyone to follow a picture of the move before."""
         state = table.state
-        return (state is not None and not state.is_over and self.config.ai_delay_seconds < COALESCE_SECONDS
-                and any(table.seats[s].auto for s in state.to_act))
+        if state is None or state.is_over or (self._between_rounds(table) and not self._deciding(table)):
+            return False
+        return self.config.ai_delay_seconds < COALESCE_SECONDS and any(table.seats[s].auto for s in state.to_act)
 
     async def _refresh(self, table: Table) -> None:
         if table.state is None:
             return
-        ui = self.uis[table.game]
+        ui = self.ui_of(table)
         if table.table_message_id is not None:
             message = self._channel(table.play_channel_id).get_partial_message(table.table_message_id)
             over = table.state.is_over
@@ -293,7 +294,7 @@ class PlayFlow(ServiceCore):
     def _deciding(self, table: Table) -> bool:
         state = table.state
         return state is not None and not state.is_over and bool(state.to_act) and \
-            self.uis[table.game].deciding(state.view(None))
+            self.ui_of(table).deciding(state.view(None))
 
     def _humans_in_match(self, table: Table) -> list[int]:
         in_match = getattr(table.state, "in_match", None) or [True] * len(table.seats)
@@ -365,7 +366,7 @@ class PlayFlow(ServiceCore):
                 await self._save_table(table, rounds_posted=table.rounds_posted)
 
     async def _send_round_result(self, table: Table, index: int) -> discord.Message:
-        ui = self.uis[table.game]
+        ui = self.ui_of(table)
         view = table.state.view(None)
         names = table.names()
         last = index == len(view["round_results"]) - 1
@@ -374,7 +375,7 @@ class PlayFlow(ServiceCore):
         if last and self._between_rounds(table) and not table.state.is_over:
             kwargs["view"] = messages.next_round_view(table)
         try:
-            png = await render_rows_async(ui.round_rows(view, names, index), deck=ui.deck_for(table.options),
+            png = await render_rows_async(ui.round_rows(view, names, index), deck=ui.deck,
                                           title=f"{ui.game.title} · table #{table.id} · round {index + 1}")
         except Exception:
             log.exception("rendering round %s of table %s failed; posting it without the image", index + 1, table.id)

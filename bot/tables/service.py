@@ -56,7 +56,7 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
         if key == "next":
             return await self.ready_for_next_round(interaction, table, seat)
         if key == "hand":
-            payload = await messages.hand_payload(table, self.uis[table.game], seat)
+            payload = await messages.hand_payload(table, self.ui_of(table), seat)
             await interaction.response.send_message(content=payload["content"], file=messages.png_file(payload["png"]),
                                                     view=payload["view"], ephemeral=True)
         elif key == "back":
