@@ -1,6 +1,6 @@
 """Many tables on one bot: latency, event-loop stalls, GC pauses and Discord REST calls per click.
 
-    python -m benchmarks.load [--tables 100] [--think 5] [--seconds 60] [--seed 1]
+    python -m benchmarks.load [--tables 100] [--think 5] [--seconds 60] [--seed 1] [--profile FILE]
 
 N Phỏm tables share one bot in one SimCord environment, each with 1 human and 3 AI seats (AI
 delay 0). Every human behaves like a user: after an exponential think time (mean ``--think``
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from array import array
+import cProfile
 import gc
 import os
 import random
@@ -95,7 +97,7 @@ class Heartbeat:
 
     def __init__(self, backend) -> None:
         self.backend = backend
-        self.gaps: list[float] = []
+        self.gaps = array("d")  # not a list: a long list of floats would lengthen every GC pass
 
     async def run(self, stop: asyncio.Event) -> None:
         last = time.perf_counter()
@@ -173,7 +175,7 @@ class Human:
                 await self.click(hand, move)
 
 
-async def main(tables: int, think: float, seconds: float, seed: int) -> None:
+async def main(tables: int, think: float, seconds: float, seed: int, profile: str | None = None) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(load(database=str(Path(tmp) / "load.sqlite3"), ai_delay_seconds=0,
@@ -185,10 +187,18 @@ async def main(tables: int, think: float, seconds: float, seed: int) -> None:
         try:
             print(f"setting up {tables} tables…", file=sys.stderr)
             humans = []
-            for number in range(tables):
-                players = Players(env, 1, names=(f"player{number}",))
+            servers = [Players(env, 1, names=(f"player{number}",)) for number in range(tables)]
+            await env.settle()
+            # In production the servers, channels and members are in discord.py's cache before
+            # the bot is ready, and the bot freezes them out of garbage collection then; here
+            # the simulated world arrives after ready, so it is frozen once it exists.
+            gc.collect()
+            gc.freeze()
+            for players in servers:
                 member = players.members[0]
-                await member.slash(players.channel, "phom new")
+                # The simulator's clock is virtual (it moves when a test advances it), so turn
+                # timers are set beyond the run: only clicks and AI seats move the tables.
+                await member.slash(players.channel, "phom new", turn_seconds=600)
                 for _ in range(3):
                     await member.click(players.channel.last_message, label="Add AI")
                 await member.click(players.channel.last_message, label="Start")
@@ -201,10 +211,16 @@ async def main(tables: int, think: float, seconds: float, seed: int) -> None:
             beat, stop = Heartbeat(env.backend), asyncio.Event()
             ticking = asyncio.create_task(beat.run(stop))
             rest.counting = True
+            profiler = cProfile.Profile() if profile else None
             cpu0, wall0 = time.process_time(), time.perf_counter()
             until = wall0 + seconds
             print(f"measuring for {seconds:.0f} s…", file=sys.stderr)
+            if profiler is not None:
+                profiler.enable()  # the measured window only, not the setting up
             await asyncio.gather(*(human.run(until) for human in humans))
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(profile)
             cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
             rest.counting = False
             stop.set()
@@ -277,5 +293,6 @@ if __name__ == "__main__":
     parser.add_argument("--think", type=float, default=5.0, help="mean think time before a click, seconds")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="write a cProfile of the measured window to this file")
     args = parser.parse_args()
-    asyncio.run(main(args.tables, args.think, args.seconds, args.seed))
+    asyncio.run(main(args.tables, args.think, args.seconds, args.seed, args.profile))

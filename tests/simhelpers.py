@@ -95,7 +95,8 @@ def private_texts(result: InteractionResult) -> list[str]:
     return texts
 
 
-async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=None, **options) -> Players:
+async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=None, seed=None,
+                      **options) -> Players:
     """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``
     (a match: ``decks``, the packs of its first rounds)."""
     players = Players(env, humans)
@@ -107,6 +108,7 @@ async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=
         await host.click(players.channel.last_message, label="Add AI")
     env.bot.tables.next_deck = deck
     env.bot.tables.next_decks = decks
+    env.bot.tables.next_seed = seed
     await host.click(players.channel.last_message, label="Start")
     return players
 

@@ -41,6 +41,7 @@ class ServiceCore:
         # instead of a shuffle (tests and demos).
         self.next_deck: list[str] | None = None
         self.next_decks: list[list[str]] | None = None
+        self.next_seed: int | None = None
 
 
     async def stored_state(self, game_id: int) -> Any:
@@ -73,7 +74,7 @@ class ServiceCore:
 
     async def close(self) -> None:
         for table in self.tables.values():
-            for task in (table.timer, table.refresher, table.lobby_timer):
+            for task in (table.clock, table.refresher, table.lobby_timer):
                 if task is not None:
                     task.cancel()
         for task in list(self._tasks):

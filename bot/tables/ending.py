@@ -23,15 +23,20 @@ class EndFlow(ServiceCore):
     async def _finish(self, table: Table) -> None:
         """Settle the finished game (retried until it is written), then post its result."""
         async with table.lock:
-            if table.status != "playing" or table.state is None or not table.state.is_over:
+            if table.status != "playing" or table.state is None or not table.state.is_over or table.finishing:
                 return
-            try:
-                await with_retries(f"settling game {table.game_id}", lambda: self._settle(table))
-            except Exception:
-                # Chips are never guessed: the game stays unsettled in SQLite and the next start
-                # settles it again; the table itself finishes so nobody is stuck at it.
-                table.log.append("⚠️ The chips of this game could not be recorded yet; they will be.")
+            table.finishing = True
+        # Outside the lock: a game that is over changes no more, and clicks and refreshes must
+        # not wait for a settlement that is being retried.
+        try:
+            await with_retries(f"settling game {table.game_id}", lambda: self._settle(table))
+        except Exception:
+            # Chips are never guessed: the game stays unsettled in SQLite and the next start
+            # settles it again; the table itself finishes so nobody is stuck at it.
+            table.log.append("⚠️ The chips of this game could not be recorded yet; they will be.")
+        async with table.lock:
             table.status = "finished"
+            table.finishing = False
             await self._save_table(table, status="finished", turn_deadline=None)
         await self._post_result(table)
         self.request_refresh(table)

@@ -143,8 +143,11 @@ class LobbyFlow(ServiceCore):
         ui = self.ui_of(table)
         deck, self.next_deck = self.next_deck, None
         decks, self.next_decks = self.next_decks, None
+        seed, self.next_seed = self.next_seed, None
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
         previous_winner = await self._previous_winner(table)
-        state = ui.game.new(len(table.seats), seed=random.SystemRandom().randrange(2**63), deck=deck, decks=decks,
+        state = ui.game.new(len(table.seats), seed=seed, deck=deck, decks=decks,
                             options=ui.engine_options(table.options, previous_winner=previous_winner))
         record = state.record()
         dealt = record["decks"] if ui.game.multi_round else [record["deck"]]

@@ -36,6 +36,7 @@ class HandMessage:
     channel_id: int
     message_id: int
     shown: Any = None  # what it currently displays, to skip edits that change nothing
+    answering: bool = False  # a click on it is being answered (that answer edits it)
 
 
 @dataclass
@@ -71,10 +72,12 @@ class Table:
     ready: set[int] = field(default_factory=set)  # seats that clicked Next round
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     post_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one poster of round results
-    timer: asyncio.Task | None = None
+    clock: asyncio.Task | None = None  # sleeps until the turn's deadline or the pause's end
     lobby_timer: asyncio.Task | None = None
     refresher: asyncio.Task | None = None
+    table_shown: Any = None  # what the table message displays, to skip edits that change nothing
     dirty: bool = False
+    finishing: bool = False  # the game is over and being settled
 
     @property
     def play_channel_id(self) -> int:

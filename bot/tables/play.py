@@ -99,11 +99,14 @@ class PlayFlow(ServiceCore):
     async def _lock_or_defer(self, table: Table, interaction: discord.Interaction):
         """The table's lock; a click that would wait long for it is acknowledged first (Discord
         drops an interaction not answered within 3 s)."""
-        try:
-            await asyncio.wait_for(table.lock.acquire(), ACKNOWLEDGE_WITHIN)
-        except asyncio.TimeoutError:
-            await interaction.response.defer()
-            await table.lock.acquire()
+        if not table.lock.locked():
+            await table.lock.acquire()  # the usual case: no timer needed
+        else:
+            try:
+                await asyncio.wait_for(table.lock.acquire(), ACKNOWLEDGE_WITHIN)
+            except asyncio.TimeoutError:
+                await interaction.response.defer()
+                await table.lock.acquire()
         try:
             yield
         finally:
@@ -117,7 +120,18 @@ class PlayFlow(ServiceCore):
         message = interaction.message
         tracked = table.hand_messages.get(seat)
         is_dm = tracked is not None and message is not None and message.id == tracked.message_id
-        payload = await messages.hand_payload(table, self.ui_of(table), seat, tracked.shown if is_dm else None)
+        if is_dm:
+            tracked.answering = True  # the refresher leaves this message to the answer
+            try:
+                await self._answer_on_message(interaction, table, seat, refusal, tracked)
+            finally:
+                tracked.answering = False
+        else:
+            await self._answer_on_message(interaction, table, seat, refusal, None)
+
+    async def _answer_on_message(self, interaction: discord.Interaction, table: Table, seat: int,
+                                 refusal: str | None, tracked: HandMessage | None) -> None:
+        payload = await messages.hand_payload(table, self.ui_of(table), seat, tracked.shown if tracked else None)
         edit: dict[str, Any] = {}
         if payload is not None:
             edit = {"content": payload["content"], "view": payload["view"]}
@@ -132,7 +146,7 @@ class PlayFlow(ServiceCore):
                 await interaction.response.defer()  # nothing to change on the message
         elif edit:
             await interaction.edit_original_response(**edit)
-        if payload is not None and is_dm:
+        if payload is not None and tracked is not None:
             tracked.shown = payload["shown"]
         if refusal:
             await interaction.followup.send(refusal, ephemeral=True)
@@ -183,7 +197,6 @@ class PlayFlow(ServiceCore):
     def _after_move(self, table: Table) -> None:
         """Caller holds the lock: arm the next turn (its deadline is set) or finish, then refresh."""
         if table.state.is_over:
-            self._cancel_timer(table)
             table.deadline = None
             self._spawn(self._finish(table), f"finish-{table.id}")
         else:
@@ -193,52 +206,84 @@ class PlayFlow(ServiceCore):
             self._prompt_deciders(table)
         self.request_refresh(table)
 
-    def _cancel_timer(self, table: Table) -> None:
-        if table.timer is not None and table.timer is not asyncio.current_task():
-            table.timer.cancel()
-        table.timer = None
-
     def _start_turn(self, table: Table) -> None:
         table.deadline = None if table.state is not None and table.state.is_over else now() + table.turn_seconds
 
     def _schedule(self, table: Table) -> None:
-        """Arm the one pending wake-up of the table: an AI move now, or the human turn timer."""
-        self._cancel_timer(table)
+        """Arm what moves the table without a click: an AI seat's move, or the table's clock
+        (a person's time running out, the end of the pause between two rounds)."""
         if table.state is None or table.state.is_over:
             return
-        if self._between_rounds(table) and not self._deciding(table):
-            delay = max(0.0, table.pause_until - now())
-            table.timer = self._spawn(self._end_pause(table, table.version, delay), f"pause-{table.id}")
-            return
-        to_act = table.state.to_act
-        if any(table.seats[s].auto for s in to_act):
-            table.timer = self._spawn(self._wake(table, table.version, self.config.ai_delay_seconds, False),
-                                      f"ai-{table.id}")
-        elif to_act:
-            remaining = max(0.0, (table.deadline or now()) - now())
-            table.timer = self._spawn(self._wake(table, table.version, remaining, True), f"timer-{table.id}")
+        paused = self._between_rounds(table) and not self._deciding(table)
+        if not paused and any(table.seats[s].auto for s in table.state.to_act):
+            self._spawn(self._ai_move(table, table.version), f"ai-{table.id}")
+        elif table.clock is None or table.clock.done():
+            table.clock = self._spawn(self._run_clock(table), f"clock-{table.id}")
 
-    async def _wake(self, table: Table, version: int, delay: float, timed_out: bool) -> None:
-        await asyncio.sleep(delay)
+    def _clock_due(self, table: Table) -> float | None:
+        """When the table's clock must act next; None when there is nothing to time."""
+        state = table.state
+        if state is None or state.is_over or table.status != "playing":
+            return None
+        if self._between_rounds(table) and not self._deciding(table):
+            return table.pause_until
+        if state.to_act and not any(table.seats[s].auto for s in state.to_act):
+            return table.deadline or now()
+        return None
+
+    async def _run_clock(self, table: Table) -> None:
+        """The one sleeping task of a table. Deadlines only ever move later, so the clock is
+        never cancelled: woken at a deadline that has since moved, it sleeps on to the new one
+        (cancelling a timer on every move would leave a trail of dead timers behind)."""
+        game_id = table.game_id
+        while table.game_id == game_id:
+            due = self._clock_due(table)
+            if due is None:
+                break
+            if due > now():
+                await asyncio.sleep(due - now())
+                continue
+            async with table.lock:
+                due = self._clock_due(table)
+                if due is None or due > now():
+                    continue
+                if self._between_rounds(table) and not self._deciding(table):
+                    await self._next_round(table)
+                else:
+                    await self._time_out(table)
+        if table.clock is asyncio.current_task():
+            table.clock = None
+
+    async def _time_out(self, table: Table) -> None:
+        """The person to act ran out of time: the game's timeout move is played for him
+        (caller holds the lock); timeouts in a row mark him away."""
+        seat = table.state.to_act[0]
+        table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
+        table.log.append(f"⏰ {table.seats[seat].name} ran out of time; the AI played.")
+        if table.timeouts[seat] >= self.config.away_after_timeouts:
+            table.seats[seat].away = True
+            table.log.append(f"💤 {table.seats[seat].name} is away; the AI plays until they are back.")
+            await self._save_table(table, seats=table.seats_json())
+        await self._apply(table, seat, self.ui_of(table).timeout_action(table.state, seat), timed_out=True)
+        self._after_move(table)
+
+    async def _ai_move(self, table: Table, version: int) -> None:
+        """An AI seat (or the AI standing in for a person who is away) moves, after the pause
+        that lets people follow."""
+        if self.config.ai_delay_seconds:
+            await asyncio.sleep(self.config.ai_delay_seconds)
         async with table.lock:
-            if table.version != version or table.state is None or table.state.is_over:
+            state = table.state
+            if table.version != version or state is None or state.is_over or \
+                    (self._between_rounds(table) and not self._deciding(table)):
+                return
+            seat = next((s for s in state.to_act if table.seats[s].auto), None)
+            if seat is None:
                 return
             ui = self.ui_of(table)
-            for seat in table.state.to_act:
-                if not (timed_out or table.seats[seat].auto):
-                    continue
-                if timed_out and not table.seats[seat].auto:
-                    table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
-                    table.log.append(f"⏰ {table.seats[seat].name} ran out of time; the AI played.")
-                    if table.timeouts[seat] >= self.config.away_after_timeouts:
-                        table.seats[seat].away = True
-                        table.log.append(f"💤 {table.seats[seat].name} is away; the AI plays until they are back.")
-                        await self._save_table(table, seats=table.seats_json())
-                player = table.seats[seat]
-                action = ui.ai_action(table.state, seat) if player.is_ai else ui.timeout_action(table.state, seat)
-                await self._apply(table, seat, action, timed_out=timed_out)
-                break  # one move per wake-up: the next one is scheduled from the new state
-            table.timer = None
+            player = table.seats[seat]
+            action = ui.ai_action(state, seat) if player.is_ai else ui.timeout_action(state, seat)
+            await self._apply(table, seat, action)
             self._after_move(table)
 
     def request_refresh(self, table: Table) -> None:
@@ -248,6 +293,8 @@ class PlayFlow(ServiceCore):
 
     async def _refresh_loop(self, table: Table) -> None:
         while table.dirty:
+            async with table.lock:
+                pass  # let a move being applied finish: never show a state halfway through a move
             table.dirty = False
             if self._ai_move_imminent(table):
                 return  # that move refreshes again: one round of edits for the whole burst
@@ -268,11 +315,16 @@ class PlayFlow(ServiceCore):
             return
         ui = self.ui_of(table)
         if table.table_message_id is not None:
-            message = self._channel(table.play_channel_id).get_partial_message(table.table_message_id)
             over = table.state.is_over
-            await message.edit(embed=messages.table_embed(table, ui),
-                               view=None if over else messages.table_view(table))
+            embed = messages.table_embed(table, ui)
+            shown = (embed.to_dict(), over)
+            if shown != table.table_shown:  # a burst may ask twice for the same picture
+                message = self._channel(table.play_channel_id).get_partial_message(table.table_message_id)
+                await message.edit(embed=embed, view=None if over else messages.table_view(table))
+                table.table_shown = shown
         for seat, tracked in list(table.hand_messages.items()):
+            if tracked.answering:
+                continue
             payload = await messages.hand_payload(table, ui, seat, tracked.shown)
             if payload is None:
                 continue
@@ -308,12 +360,6 @@ class PlayFlow(ServiceCore):
         for seat in table.state.to_act:
             if not table.seats[seat].is_ai and seat not in table.dm_closed:
                 self._spawn(self._send_hand(table, seat, replace=True), f"decide-{table.id}-{seat}")
-
-    async def _end_pause(self, table: Table, version: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-        async with table.lock:
-            if table.version == version and self._between_rounds(table):
-                await self._next_round(table)
 
     async def _next_round(self, table: Table) -> None:
         """The pause is over: the round already dealt starts (caller holds the lock)."""
