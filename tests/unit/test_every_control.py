@@ -17,12 +17,18 @@ from bot.tables.model import Seat, Table
 
 
 def game_uis():
+    """Every game's UI, once per choice of each option that has choices (a Chinchón table with
+    a Spanish pack shows other labels and sprites), with the engine options that go with it."""
     uis = []
     for extension in EXTENSIONS:
         module = importlib.import_module(extension)
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog:
-                uis.append(value.ui_class())
+                ui = value.ui_class()
+                uis.append((ui, {}))
+                for option in ui.lobby_options:
+                    for choice in option.choices[1:]:
+                        uis.append((ui.bind({option.name: choice}), {option.name: choice}))
     return uis
 
 
@@ -38,16 +44,16 @@ def round_trip(control: ControlId) -> None:
 
 
 def test_every_registered_game_is_covered():
-    assert {ui.game.name for ui in UIS} >= {"phom", "chan", "tusac"}
+    assert {ui.game.name for ui, _ in UIS} >= {"phom", "chan", "tusac", "chinchon"}
 
 
-@pytest.mark.parametrize("ui", UIS, ids=lambda ui: ui.game.name)
-def test_every_button_and_select_of_random_games_parses(ui):
+@pytest.mark.parametrize("ui, options", UIS, ids=lambda x: x.game.name if hasattr(x, "game") else str(x or ""))
+def test_every_button_and_select_of_random_games_parses(ui, options):
     keys_seen: set[str] = set()
     for seed in range(6):
         rng = random.Random(seed)
         players = rng.randint(ui.game.min_players, ui.game.max_players)
-        state = ui.game.new(players, seed=seed, options=ui.engine_options({}))
+        state = ui.game.new(players, seed=seed, options=ui.engine_options(options))
         names = [f"Player {s}" for s in range(players)]
         for step in range(2000):
             if state.is_over:
