@@ -46,9 +46,13 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
 - Every meld holds at least one natural card (there are only two jokers); any number of
   jokers may sit in one meld. A 13-card run ``2…K`` + ace counts the ace high (the higher
   value); an ace laid off on ``2…K`` goes low.
-- The stock is checked at the start of each turn: if it is empty, the discards but the top
-  one are shuffled into a new stock; with fewer than two discards the round ends without a
-  winner.
+- "When the stock runs out" is read literally: right after the draw that takes the last
+  stock card, the discards but the top one are shuffled into a new stock (the drawer goes on
+  with his turn). With fewer than two discards at that moment there is no reshuffle: the
+  drawer plays his turn to its end (he may still go out and win) and the round then ends
+  without a winner. (From a real deal this cannot happen: every turn ends with a discard and
+  only a draw empties the stock, so when a stock of ``s`` cards runs out the pile holds at
+  least ``s`` ≥ 2 cards; the rule is kept and tested on a state set up by hand.)
 - ``best_opening`` ignores the need to keep a card for the discard (it is the evaluation of
   concan.md); the listed ``open`` and the legality of ``take`` respect it.
 """
@@ -684,6 +688,7 @@ class ConcanState:
         self.opened_flags = [False] * n
         self.announced_counts = [0] * n
         self.reshuffles = 0
+        self.last_turn = False  # the stock ran out and could not be refilled: this turn is the last
         self.current = first
         self.step: str | None = "first_discard"
         self.must_card: str | None = None
@@ -938,7 +943,18 @@ class ConcanState:
         self.hands[seat][card] += 1
         self.step = "play"
         self.actions.append([seat, "draw"])
-        return [Event(seat, "draw")]
+        events = [Event(seat, "draw")]
+        if not self.stock_cards:
+            if len(self.discard_pile) >= 2:
+                self.reshuffles += 1
+                cards = self.discard_pile[:-1]
+                reshuffle_rng(self.seed, self.round, self.reshuffles).shuffle(cards)
+                self.stock_cards = cards
+                self.discard_pile = self.discard_pile[-1:]
+                events.append(Event(None, "reshuffle"))
+            else:
+                self.last_turn = True
+        return events
 
     def _take(self, seat: int, rest: str) -> list[Event]:
         if rest:
@@ -1128,18 +1144,11 @@ class ConcanState:
         if not self.hands[seat]:
             events += self._end_round(seat)
             return events
+        if self.last_turn:
+            events += self._end_round(None)
+            return events
         self.current = (seat + 1) % self.num_players
         self.step = "draw"
-        if not self.stock_cards:
-            if len(self.discard_pile) >= 2:
-                self.reshuffles += 1
-                cards = self.discard_pile[:-1]
-                reshuffle_rng(self.seed, self.round, self.reshuffles).shuffle(cards)
-                self.stock_cards = cards
-                self.discard_pile = self.discard_pile[-1:]
-                events.append(Event(None, "reshuffle"))
-            else:
-                events += self._end_round(None)
         return events
 
     # -- rounds and the end of the set -------------------------------------------------------------
