@@ -288,7 +288,8 @@ def _subsets(items: tuple, most: int) -> list[tuple]:
 
 def _candidates(k0: str, bit: dict[str, int], jmax: int) -> list[tuple[int, int, int, int, tuple]]:
     """Every meld holding the natural ``k0`` as ``(need, jokers, sub, score, desc)``: ``need``
-    the naturals used, ``sub`` the hand cards named by a joker, ``score`` = 32·value + cards."""
+    the naturals used, ``sub`` the hand cards named by a joker, ``score`` = value·2²⁰ +
+    cards·2⁸ − 1 (a sum of scores orders by value, then cards laid, then fewer melds)."""
     r, s = k0[0], k0[1]
     best: dict[tuple[int, int, int], tuple[int, tuple]] = {}
     me = bit[k0]
@@ -307,7 +308,7 @@ def _candidates(k0: str, bit: dict[str, int], jmax: int) -> list[tuple[int, int,
                 miss.append(t)
         if len(miss) > jmax:
             continue
-        score = size * sv * 32 + size
+        score = (size * sv << 20) + (size << 8) - 1
         for subs in _subsets(tuple(have), jmax - len(miss)):
             n, sub = need, 0
             for _t, b in subs:
@@ -344,7 +345,7 @@ def _candidates(k0: str, bit: dict[str, int], jmax: int) -> list[tuple[int, int,
                 need = me
                 for q in base:
                     need |= bit[codes[q]]
-                score = (_PREFIX[hi] - _PREFIX[lo - 1]) * 32 + length
+                score = ((_PREFIX[hi] - _PREFIX[lo - 1]) << 20) + (length << 8) - 1
                 for subs in _subsets(base, jmax - ml - mr):
                     n, sub = need, 0
                     for q in subs:
@@ -378,7 +379,7 @@ def _solve(naturals: tuple[str, ...], jokers: int, require: str | None = None, r
 
     ``require``: a natural card one of the melds must use; ``req_jokers``: the melds use at
     least that many jokers; ``leave``: at least one card (or joker) stays out; ``exact``:
-    every card and joker is used. Ties go to the solution laying more cards."""
+    every card and joker is used. Ties go to the solution laying more cards, then to fewer melds."""
     ids = sorted(set(naturals), key=_suit_order)
     bit = {c: 1 << (2 * k) for k, c in enumerate(ids)}
     rem0 = 0
@@ -446,7 +447,7 @@ def _solve(naturals: tuple[str, ...], jokers: int, require: str | None = None, r
             j -= jk
             if need & tbit:
                 fl &= ~REQT
-    return total >> 5, tuple(melds)
+    return total >> 20, tuple(melds)
 
 
 def _hand_cards(cards: str | Iterable[str]) -> list[str]:
