@@ -59,6 +59,7 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -658,6 +659,24 @@ class ConcanState:
         self._version = 0
         self._legal_cache: tuple[int, int, list[str]] | None = None
         self._deal(1, 0)
+
+    def __deepcopy__(self, memo: dict) -> "ConcanState":
+        """A fast deep copy (the packs, hands and melds hold only strings and frozen specs)."""
+        fast = {
+            "hands": lambda v: [h.copy() for h in v],
+            "table": lambda v: [TableMeld(m.no, m.owner, m.spec) for m in v],
+            "packs": lambda v: [list(p) for p in v],
+            "_given": lambda v: [list(p) for p in v],
+            "actions": lambda v: [list(a) for a in v],
+            "stock_cards": list, "discard_pile": list, "opened_flags": list, "announced_counts": list,
+            "totals": list, "in_match": list, "_legal_cache": lambda v: None,
+        }
+        new = object.__new__(ConcanState)
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            copier = fast.get(key)
+            new.__dict__[key] = copier(value) if copier else copy.deepcopy(value, memo)
+        return new
 
     @staticmethod
     def _check_pack(deck: Sequence[str]) -> list[str]:
