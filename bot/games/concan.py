@@ -613,7 +613,7 @@ class TableMeld:
         out = []
         if spec.lo > 1:
             out.append(codes[spec.lo - 1])
-        if spec.hi < 14:
+        if spec.hi < 14 and codes[spec.hi + 1] not in out:  # 2…K: the ace fits either end (laid low)
             out.append(codes[spec.hi + 1])
         return out
 
@@ -845,14 +845,14 @@ class ConcanState:
                 continue
             if self.opened_flags[seat] or self._swap_allowed_before_open(seat, card, no):
                 out.append(f"swap {card} {no}")
-        return sorted(set(out), key=out.index)
+        return out
 
     def legal_actions(self, seat: int) -> list[str]:
         if self.phase == "over" or seat != self.current:
             return []
         if self._legal_cache is not None and self._legal_cache[:2] == (self._version, seat):
             return list(self._legal_cache[2])
-        out = self._compute_legal(seat)
+        out = list(dict.fromkeys(self._compute_legal(seat)))  # two packs: identical melds list once
         self._legal_cache = (self._version, seat, out)
         return list(out)
 

@@ -7,8 +7,9 @@ pre-select and the move they are for (see its docstring).
 Heuristics, in order of the turn:
 
 - Draw step: before opening, ``take`` whenever it is legal (it is legal only when an
-  opening with that card exists: the AI opens at once); after opening, ``take`` when the top
-  discard joins a meld of the hand or can be laid off on the table, else ``draw``.
+  opening with that card exists: the AI opens at once); after opening, ``take`` only when the
+  top discard gets laid this turn (it fits a table meld, or the hand lays more cards with it
+  while keeping one to discard), else ``draw``: a taken card never goes straight back.
 - Play step, not opened: lay the listed (best) opening as soon as there is one; a swap
   before opening is listed only when it leads to an opening, so it is taken.
 - Play step, opened: announce jokers, swap every joker it can (a joker is worth at least the
@@ -22,7 +23,7 @@ Heuristics, in order of the turn:
 
 from __future__ import annotations
 
-from .concan import JOKER, ConcanState, _solve, best_melds, card_penalty, is_joker_token, token_identity
+from .concan import JOKER, ConcanState, best_melds, card_penalty, is_joker_token, token_identity
 from .french import RANKS, sort_key
 
 _RANK_NO = {r: i + 1 for i, r in enumerate(RANKS)}
@@ -72,26 +73,25 @@ def best_discard(state: ConcanState, seat: int) -> str:
     return max(naturals, key=score)
 
 
+def _laid(cards: list[str]) -> int:
+    """How many cards of ``cards`` the best grouping lays while keeping one for the discard."""
+    return sum(len(m) for m in best_melds(cards, keep=1)["melds"])
+
+
 def _choose_draw(state: ConcanState, seat: int, legal: list[str]) -> str:
     if "take" not in legal:
         return "draw"
     if not state.opened_flags[seat]:
-        return "take"
+        return "take"  # legal only when an opening uses the card: the AI opens at once
     card = state.top_discard
     if card is None:
         return "draw"
-    if card == JOKER:
-        return "take"
-    if _fits_table(state, card):
-        return "take"
     hand = _hand(state, seat)
-    naturals = tuple(sorted(c for c in hand if c != JOKER))
-    jokers = hand.count(JOKER)
-    before = _solve(naturals, jokers)
-    after = _solve(tuple(sorted(naturals + (card,))), jokers)
-    cards_before = sum(len(m.tokens) for m in before[1]) if before else 0
-    cards_after = sum(len(m.tokens) for m in after[1]) if after else 0
-    return "take" if cards_after > cards_before else "draw"
+    # take a card only when it gets laid this turn (so the hand shrinks and no two players can
+    # pass a card back and forth): it fits a table meld, or the hand lays more cards with it
+    if card != JOKER and _fits_table(state, card):
+        return "take"
+    return "take" if _laid(hand + [card]) > _laid(hand) else "draw"
 
 
 def choose(state: ConcanState, seat: int) -> str:

@@ -390,6 +390,18 @@ def test_layoff_accepted_and_refused():
         state.apply(1, "layoff KC 2")  # the set is full
 
 
+def test_joker_fitting_both_ends_of_a_long_run():
+    state = new(["", "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS JK"], stock="5D")
+    first_discard(state)
+    state.apply(1, "draw")
+    state.apply(1, "open 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS")
+    layoffs = [a for a in state.legal_actions(1) if a.startswith("layoff")]
+    assert layoffs == ["layoff JK=AS 1"]
+    state.apply(1, "layoff JK 1")
+    assert state.melds[0]["cards"][:2] == ["JK=AS", "2S"] and len(state.melds[0]["cards"]) == 13
+    assert not any(a.startswith("layoff") for a in state.legal_actions(1))
+
+
 def test_layoff_before_opening_refused_and_onto_other_players_melds():
     state = layoff_state()
     state.apply(1, "discard 9C")

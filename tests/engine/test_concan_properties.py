@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
@@ -121,6 +121,7 @@ def pick(state, seat: int, rng: random.Random, ai_share: float) -> str:
 @GAMES
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**32 - 1), rounds=st.integers(1, 2),
        ai_share=st.sampled_from([0.0, 0.5, 0.9]), cut=st.floats(0, 1))
+@example(players=5, seed=2317513627, rounds=2, ai_share=0.0, cut=0.3)  # a joker fitting both ends of 2…K
 def test_random_legal_play(players, seed, rounds, ai_share, cut):
     rng = random.Random(seed)
     state = GAME.new(players, seed=seed, options={"rounds": rounds})
@@ -229,6 +230,17 @@ def test_ai_sets(players, seed, rounds):
         assert steps <= MAX_STEPS
     state.outcome().check_balanced()
     assert snapshot(GAME.replay(state.record())) == snapshot(state)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 20085)])
+def test_ai_rounds_end(players, seed):
+    """Two opened AIs once passed 2C back and forth: each could meld it only with its whole hand."""
+    state = GAME.new(players, seed=seed, options={"rounds": 1})
+    for _ in range(1000):
+        if state.is_over:
+            break
+        state.apply(state.current, choose(state, state.current))
+    assert state.is_over
 
 
 # --------------------------------------------------------------------------------------------
