@@ -790,7 +790,12 @@ class ConcanState:
                     continue
                 h.subtract(need)
                 h[JOKER] += size
-                res = self._best_open(+h, require, req_jokers + size)
+                h = +h
+                naturals, jokers = self._naturals(h)
+                bound = _solve(naturals, jokers)  # no constraint, pruned search: an upper bound
+                if bound is None or bound[0] < self.open_min:
+                    continue
+                res = self._best_open(h, require, req_jokers + size)
                 if res is not None and res[0] >= self.open_min:
                     return True
         return False
