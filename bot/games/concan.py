@@ -13,6 +13,22 @@ Public API:
   joker stands for), ``best_melds(cards)`` (the hand grouped into melds + the rest),
   ``card_penalty(card)``; on the state ``opening_for(seat)`` / ``can_open(seat)``.
 
+Events: ``Event(seat, "draw")`` (never the card), ``Event(seat, "take", (card,))``,
+``Event(seat, "open", laid tokens, text="1 2")`` and ``Event(seat, "meld", tokens, text="3")``
+(text: the numbers the new melds got), ``Event(seat, "layoff", (token,), text=meld no)``,
+``Event(seat, "swap", (card,), text=meld no)`` (the card put in, the joker taken),
+``Event(seat, "announce")``, ``Event(seat, "discard", (card,))``, ``Event(None, "reshuffle")``,
+``Event(None, "round_end", phrases=...)``, ``Event(None, "round_start", text=str(round))`` and
+``Event(None, "end", phrases=summary)``. Cards in events and melds may be tokens ``JK=5H``
+(``token_identity`` / ``is_joker_token`` read them).
+
+Views: the public keys of concan's interface are on every view (and, but for ``legal``,
+``obligation`` and ``outcome``, which are methods taking a seat, on the state); ``hand``,
+``best_opening`` (plain ``best_opening`` of the hand, None once opened), ``penalty_now`` and
+``groups`` (``best_melds`` of the hand) are filled only in the seat's own view and are ``[]`` /
+``None`` in the others. ``obligation`` is ``{"must_open_with": "7C"}`` (space-separated cards,
+``JK`` for a joker swapped) for the seat to act after a take or swap before opening.
+
 Steps of a turn (``state.step``): ``"first_discard"`` (the round starter's first turn: only
 ``discard``), ``"draw"`` (``draw`` or ``take``), ``"play"`` (``open``/``meld``/``layoff``/
 ``swap``/``announce`` any number of times, then ``discard``); ``None`` once the set is over.
@@ -1291,5 +1307,6 @@ def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | No
 GAME = Game(name="concan", title="Concan", min_players=2, max_players=6, new_state=new_state,
             default_options={"rounds": 9, "open_min": 51}, multi_round=True)
 
-__all__ = ["GAME", "PACK", "PHRASES", "ConcanState", "MeldSpec", "best_melds", "best_opening", "card_penalty",
-           "hand_penalty", "meld_value", "split_choices", "split_opening"]
+__all__ = ["GAME", "JOKER", "PACK", "PHRASES", "ConcanState", "MeldSpec", "TableMeld", "best_melds", "best_opening",
+           "card_penalty", "hand_penalty", "is_joker_token", "meld_value", "split_choices", "split_opening",
+           "token_identity"]
