@@ -35,6 +35,17 @@ class SelectSpec:
     options: list[SelectOption]
     max_values: int
     selected: list[str] = field(default_factory=list)
+    key: str = "sel"  # the card select is "sel"; other selects (a meld number...) name their pick
+    row: int = 0
+
+
+class Selection(list):
+    """What a seat has chosen on its hand: the selected cards (a list, as the card select gives
+    them) and, in ``picks``, the value of each other select (``{"meld": "3"}``)."""
+
+    def __init__(self, cards: Sequence[str] = (), picks: dict[str, str] | None = None) -> None:
+        super().__init__(cards)
+        self.picks: dict[str, str] = dict(picks or {})
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,11 @@ class GameUI:
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
         return None
 
+    def extra_selects(self, view: dict, selection: Selection) -> list[SelectSpec]:
+        """Selects besides the card select (each with its own ``key`` and ``row``), e.g. the
+        meld a card is laid off onto; their values reach the UI as ``selection.picks``."""
+        return []
+
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
         raise NotImplementedError
 
@@ -190,6 +206,12 @@ class GameUI:
     def table_summary(self, view: dict) -> str:
         """A line for the public table: stock, round..."""
         return ""
+
+    def table_picture(self, view: dict, names: list[str], table: Any) -> Any:
+        """The public table as a :class:`rendering.table_picture.TablePicture` (seats, piles,
+        card groups), or None to show the table in text only. ``table`` gives the framework's
+        facts a picture may show (whose turn, the round...)."""
+        return None
 
     def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
         """Rows for the end-of-game image: (label, grouped cards, caption) per seat."""

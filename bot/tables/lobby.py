@@ -174,7 +174,11 @@ class LobbyFlow(ServiceCore):
             table.thread_id = await self._open_thread(table, lobby_message)
         channel = self._channel(table.play_channel_id)
         self._start_turn(table)
-        message = await channel.send(embed=messages.table_embed(table, ui), view=messages.table_view(table))
+        picture = messages.table_picture(table, ui)
+        extra = {} if picture is None else {"file": await messages.table_png(picture)}
+        message = await channel.send(embed=messages.table_embed(table, ui, picture=picture is not None),
+                                     view=messages.table_view(table), **extra)
+        table.picture_shown = picture
         table.table_message_id = message.id
         await self._save_table(table, thread_id=table.thread_id, table_message_id=message.id,
                                turn_deadline=table.deadline, timeouts={})

@@ -8,8 +8,9 @@ from typing import Any
 import discord
 
 from rendering.hand import render_hand_async
+from rendering.table_picture import render_table_picture_async
 
-from .adapter import GameUI
+from .adapter import GameUI, Selection
 from .controls import ControlId, button, select
 from .model import Table
 
@@ -90,10 +91,25 @@ def table_view(table: Table, *, rematch: bool = False) -> discord.ui.View:
     return view
 
 
-def table_embed(table: Table, ui: GameUI) -> discord.Embed:
+def table_picture(table: Table, ui: GameUI) -> Any:
+    """The game's picture of the public table (a :class:`rendering.table_picture.TablePicture`),
+    or None for a game that shows none."""
+    return ui.table_picture(table.state.view(None), table.names(), table)
+
+
+async def table_png(picture: Any) -> discord.File:
+    """The table picture as the attachment ``table.png`` (rendered off the event loop)."""
+    return png_file(await render_table_picture_async(picture), "table.png")
+
+
+def table_embed(table: Table, ui: GameUI, *, picture: bool = False) -> discord.Embed:
+    """The public table in text (for notifications and screen readers); ``picture``: the
+    table's image, attached as ``table.png``, is shown in it."""
     view = table.state.view(None)
     names = [seat_label(table, i) for i in range(len(table.seats))]
     embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · game {table.game_no}", colour=COLOUR)
+    if picture:
+        embed.set_image(url="attachment://table.png")
     lines = []
     between_rounds = table.pause_until is not None and not ui.deciding(view)
     if view.get("outcome") is None and between_rounds:
@@ -130,7 +146,7 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
     image is neither rendered nor uploaded again.
     """
     view = table.state.view(seat)
-    selection = ui.keep_selection(view, table.selection.get(seat, []))
+    selection = seat_selection(table, ui, view, seat)
     arranged = table.arranged.get(seat, True)
     names = [seat_label(table, i) for i in range(len(table.seats))]
     image = ui.hand_image(view, selection, arranged)
@@ -152,19 +168,23 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
         def control(key: str) -> ControlId:
             return ControlId("play", table.id, key, table.game_no, table.version)
 
-        spec = ui.select(view, selection, arranged)
-        if spec is not None and spec.options:
-            options = [discord.SelectOption(label=o.label, value=o.value, description=o.description,
-                                            default=o.value in spec.selected) for o in spec.options[:25]]
-            controls.add_item(select(control("sel"), placeholder=spec.placeholder, options=options,
-                                     max_values=spec.max_values))
-        specs = ui.buttons(view, selection)
+        selects = [spec for spec in [ui.select(view, selection, arranged), *ui.extra_selects(view, selection)]
+                   if spec is not None and spec.options]
+        specs = [] if away else ui.buttons(view, selection)
+        for spec in ([] if away else selects):
+            options = [discord.SelectOption(label=o.label[:100], value=o.value, description=(o.description or None)
+                                            and o.description[:100], default=o.value in spec.selected)
+                       for o in spec.options[:25]]
+            controls.add_item(select(control(spec.key), placeholder=spec.placeholder, options=options,
+                                     max_values=spec.max_values, row=spec.row))
         for spec_button in specs:
             controls.add_item(button(control(spec_button.key), spec_button.label, style=spec_button.style,
                                      enabled=spec_button.enabled, row=spec_button.row))
-        if away:
-            controls.add_item(button(ControlId("table", table.id, "back"), "I'm back", style="success", row=2))
-        signature += (table.version, tuple(selection), tuple((b.key, b.enabled, b.label) for b in specs))
+        if away:  # the AI plays this seat: the one control is coming back
+            controls.add_item(button(ControlId("table", table.id, "back"), "I'm back", style="success"))
+        signature += (table.version, tuple(selection), tuple(sorted(selection.picks.items())),
+                      tuple((b.key, b.enabled, b.label) for b in specs),
+                      tuple((s.key, tuple((o.value, o.label) for o in s.options), tuple(s.selected)) for s in selects))
     now_shown = (image, signature)
     if shown is not None and shown == now_shown:
         return None
@@ -173,6 +193,16 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
         png = await render_hand_async(image.groups, marked=image.marked, selected=image.selected,
                                       caption=image.caption, title=image.title, deck=ui.deck)
     return {"content": content, "png": png, "view": controls, "shown": now_shown}
+
+
+def seat_selection(table: Table, ui: GameUI, view: dict, seat: int) -> Selection:
+    """The seat's selection as the game sees it: cards it still holds, and its picks in the
+    other selects (a pick that is no longer among that select's options drops out)."""
+    cards = Selection(ui.keep_selection(view, table.selection.get(seat, [])), table.picks.get(seat, {}))
+    if cards.picks:
+        valid = {spec.key: {o.value for o in spec.options} for spec in ui.extra_selects(view, cards)}
+        cards.picks = {key: value for key, value in cards.picks.items() if value in valid.get(key, ())}
+    return cards
 
 
 def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:

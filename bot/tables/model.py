@@ -59,6 +59,7 @@ class Table:
     version: int = 0  # actions applied in the current game: stale buttons carry an older number
     log: deque[str] = field(default_factory=lambda: deque(maxlen=8))
     selection: dict[int, list[str]] = field(default_factory=dict)
+    picks: dict[int, dict[str, str]] = field(default_factory=dict)  # other selects (a meld number...)
     arranged: dict[int, bool] = field(default_factory=dict)
     timeouts: dict[int, int] = field(default_factory=dict)
     hand_messages: dict[int, HandMessage] = field(default_factory=dict)
@@ -76,6 +77,7 @@ class Table:
     lobby_timer: asyncio.Task | None = None
     refresher: asyncio.Task | None = None
     table_shown: Any = None  # what the table message displays, to skip edits that change nothing
+    picture_shown: Any = None  # the table picture it carries, to upload a new one only when it changed
     dirty: bool = False
     finishing: bool = False  # the game is over and being settled
 

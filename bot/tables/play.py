@@ -77,17 +77,33 @@ class PlayFlow(ServiceCore):
                     refusal = "It is not your turn."
                 else:
                     try:
-                        table.selection[seat] = ui.helper(control.key, table.state, seat,
-                                                          table.selection.get(seat, []))
+                        chosen = ui.helper(control.key, table.state, seat,
+                                           messages.seat_selection(table, ui, table.state.view(seat), seat))
                     except IllegalAction as exc:
                         refusal = str(exc)
+                    else:
+                        table.selection[seat] = list(chosen)
+                        table.picks[seat] = dict(getattr(chosen, "picks", {}))
+            elif control.key in {spec.key for spec in ui.extra_selects(
+                    table.state.view(seat), messages.seat_selection(table, ui, table.state.view(seat), seat))}:
+                # another select (a meld number...): one value, and only one of its options
+                view = table.state.view(seat)
+                spec = next(s for s in ui.extra_selects(view, messages.seat_selection(table, ui, view, seat))
+                            if s.key == control.key)
+                valid = {o.value for o in spec.options}
+                picked = [value for value in values if value in valid][:1]
+                picks = table.picks.setdefault(seat, {})
+                if picked:
+                    picks[control.key] = picked[0]
+                else:
+                    picks.pop(control.key, None)
             elif self._between_rounds(table) and not self._deciding(table):
                 refusal = (f"This round is over: the next one starts <t:{int(table.pause_until)}:R>, or as soon "
                            "as everyone clicks **Next round** on the round's result.")
             else:
                 view = table.state.view(seat)
                 try:
-                    action = ui.action_for(control.key, view, table.selection.get(seat, []))
+                    action = ui.action_for(control.key, view, messages.seat_selection(table, ui, view, seat))
                     await self._apply(table, seat, action, by_player=True)
                 except IllegalAction as exc:
                     refusal = str(exc)
@@ -184,6 +200,7 @@ class PlayFlow(ServiceCore):
         table.decks_stored += len(new_decks)
         table.version += 1
         table.selection.pop(seat, None)
+        table.picks.pop(seat, None)
         names = table.names()
         table.log.extend(self.ui_of(table).event_text(event, names) for event in events)
         return events
@@ -316,12 +333,16 @@ class PlayFlow(ServiceCore):
         ui = self.ui_of(table)
         if table.table_message_id is not None:
             over = table.state.is_over
-            embed = messages.table_embed(table, ui)
-            shown = (embed.to_dict(), over)
+            picture = messages.table_picture(table, ui)
+            embed = messages.table_embed(table, ui, picture=picture is not None)
+            shown = (embed.to_dict(), over, picture)
             if shown != table.table_shown:  # a burst may ask twice for the same picture
+                kwargs: dict[str, Any] = {}
+                if picture is not None and picture != table.picture_shown:
+                    kwargs["attachments"] = [await messages.table_png(picture)]
                 message = self._channel(table.play_channel_id).get_partial_message(table.table_message_id)
-                await message.edit(embed=embed, view=None if over else messages.table_view(table))
-                table.table_shown = shown
+                await message.edit(embed=embed, view=None if over else messages.table_view(table), **kwargs)
+                table.table_shown, table.picture_shown = shown, picture
         for seat, tracked in list(table.hand_messages.items()):
             if tracked.answering:
                 continue
