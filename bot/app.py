@@ -20,7 +20,7 @@ from .tables.service import TableService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.phom", "cogs.chan", "cogs.tusac", "cogs.chinchon", "cogs.stats", "cogs.rules")
+EXTENSIONS = ("cogs.phom", "cogs.chan", "cogs.tusac", "cogs.chinchon", "cogs.concan", "cogs.stats", "cogs.rules")
 
 
 class ChieuBot(commands.Bot):

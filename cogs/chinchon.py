@@ -12,6 +12,8 @@ from bot.games import chinchon, chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
 from bot.tables.commands import GameCog, LobbyOption
+from rendering import BACK
+from rendering.table_picture import Pile, SeatBox, TablePicture
 
 FRENCH_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SPANISH_SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
@@ -226,6 +228,20 @@ class ChinchonUI(CopyTokensUI):
                 parts.append("bought back")
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
+
+    def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
+        def detail(seat: int) -> str:
+            first = f"{view['hand_sizes'][seat]} cards" if view["in_match"][seat] else "out of the match"
+            bought = " · bought back" if view["buybacks"][seat] else ""
+            return f"{first}\ntotal {view['totals'][seat]}{bought}"
+
+        seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"],
+                              dim=not view["in_match"][seat] or table.seats[seat].away)
+                      for seat, name in enumerate(names))
+        piles = (Pile("Stock", BACK if view["stock"] else None, f"{view['stock']} cards"),
+                 Pile("Discard", view["top_discard"], f"{view['discards']} cards"))
+        return TablePicture(title=f"Chinchón · table #{table.id} · round {view['round']}", seats=seats,
+                            piles=piles, deck=self.deck)
 
     def round_rows(self, view: dict, names: list[str], index: int) -> list[tuple[str, list[list[str]], str]]:
         result = view["round_results"][index]

@@ -30,7 +30,7 @@ __all__ = ["Group", "Pile", "SeatBox", "Section", "TablePicture", "render_table_
 @dataclass(frozen=True)
 class SeatBox:
     name: str
-    detail: str = ""  # "14 cards · opened · 🃏 1"
+    detail: str = ""  # "14 cards · opened"; several lines separated by "\n"
     active: bool = False  # the player to act
     dim: bool = False  # out of the match, or away
 
@@ -70,7 +70,8 @@ class TablePicture:
 ACTIVE = (255, 200, 60)
 BOX_FILL = (36, 88, 63)
 BOX_DIM = (33, 66, 50)
-BOX_W, BOX_H, BOX_GAP = 168, 50, 10
+BOX_W, BOX_GAP = 168, 10
+LINE_H = 16  # a detail line in a seat's box
 
 
 class SeatsBlock(Block):
@@ -81,26 +82,28 @@ class SeatsBlock(Block):
         self.theme = theme
         self.per_row = max(1, min(len(seats), (max_width + BOX_GAP) // (BOX_W + BOX_GAP)))
         rows = -(-len(seats) // self.per_row) if seats else 0
+        lines = max((len(s.detail.splitlines()) for s in seats), default=0)
+        self.box_h = 30 + LINE_H * lines
         self.width = self.per_row * BOX_W + (self.per_row - 1) * BOX_GAP if seats else 0
-        self.height = rows * BOX_H + max(0, rows - 1) * BOX_GAP
+        self.height = rows * self.box_h + max(0, rows - 1) * BOX_GAP
 
     def draw(self, canvas, x, y):
         draw = ImageDraw.Draw(canvas)
         theme = self.theme
         for i, seat in enumerate(self.seats):
             bx = x + (i % self.per_row) * (BOX_W + BOX_GAP)
-            by = y + (i // self.per_row) * (BOX_H + BOX_GAP)
-            draw.rounded_rectangle((bx, by, bx + BOX_W - 1, by + BOX_H - 1), radius=8,
+            by = y + (i // self.per_row) * (self.box_h + BOX_GAP)
+            draw.rounded_rectangle((bx, by, bx + BOX_W - 1, by + self.box_h - 1), radius=8,
                                    fill=BOX_DIM if seat.dim else BOX_FILL,
                                    outline=ACTIVE if seat.active else theme.separator,
                                    width=3 if seat.active else 1)
             colour = theme.muted if seat.dim else theme.text
             name = text_line(_fit(seat.name, theme.label_size, True, BOX_W - 16), theme.label_size, True, colour)
             paste_text(canvas, name, (bx + 8, by + 5))
-            if seat.detail:
-                detail = text_line(_fit(seat.detail, theme.index_size + 1, False, BOX_W - 16),
-                                   theme.index_size + 1, False, theme.muted)
-                paste_text(canvas, detail, (bx + 8, by + BOX_H - detail.height - 6))
+            for k, line in enumerate(seat.detail.splitlines()):
+                detail = text_line(_fit(line, theme.index_size + 1, False, BOX_W - 16), theme.index_size + 1,
+                                   False, theme.muted)
+                paste_text(canvas, detail, (bx + 8, by + 27 + k * LINE_H))
 
 
 class PilesBlock(Block):

@@ -14,7 +14,7 @@ from simcord.results import InteractionResult
 class Players:
     """A guild, a channel and some members ready to play."""
 
-    def __init__(self, env, count: int, names=("lan", "minh", "duc", "hoa")) -> None:
+    def __init__(self, env, count: int, names=("lan", "minh", "duc", "hoa", "tuan", "mai")) -> None:
         self.env = env
         self.guild = env.create_guild()
         self.channel = self.guild.create_text_channel("cards")
@@ -113,13 +113,22 @@ async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=
     return players
 
 
-def select_id(message: discord.Message) -> str:
-    """The custom id of the message's card select."""
+def select_id(message: discord.Message, key: str = "sel") -> str:
+    """The custom id of the message's select named ``key`` (the card select by default)."""
     for row in message.components:
         for child in getattr(row, "children", [row]):
-            if isinstance(child, discord.components.SelectMenu):
+            if isinstance(child, discord.components.SelectMenu) and child.custom_id.endswith(f":{key}"):
                 return child.custom_id
-    raise AssertionError("no select on the message")
+    raise AssertionError(f"no {key} select on the message")
+
+
+def select_options(message: discord.Message, key: str = "sel") -> dict[str, str]:
+    """value -> label of the options of the message's select named ``key``."""
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if isinstance(child, discord.components.SelectMenu) and child.custom_id.endswith(f":{key}"):
+                return {o.value: o.label for o in child.options}
+    return {}
 
 
 PHOM_MOVES = ("Eat", "Show", "Discard", "Draw")  # the order to try after Quick Select

@@ -1,0 +1,376 @@
+"""Concan: the /concan commands and what the table shows of a set of Concan.
+
+The table is a picture (rendering.table_picture): every meld laid, numbered as the controls
+name them, jokers drawn as the card they stand for. The hand has three selects: the cards,
+the meld a card goes onto (Lay off, Swap joker) and, when a joker could stand for more than
+one card, what it stands for.
+"""
+
+from __future__ import annotations
+
+from bot.games import concan, concan_ai
+from bot.games.base import IllegalAction, card_of, tokens_for
+from bot.games.concan import JOKER, is_joker_token, token_identity
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, Selection, SelectOption, SelectSpec
+from bot.tables.commands import GameCog, LobbyOption
+from rendering import BACK
+from rendering.table_picture import Group, Pile, SeatBox, Section, TablePicture
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_ORDER = "SHDC"
+RANKS = "A23456789TJQK"
+MAX_OPTIONS = 25  # a Discord select
+
+
+def card_label(card: str) -> str:
+    """``"TH"`` -> ``"10♥"``; ``"JK"`` -> ``"Joker"``; ``"JK=5H"`` -> ``"Joker (5♥)"``."""
+    if is_joker_token(card):
+        return f"Joker ({card_label(token_identity(card))})" if "=" in card else "Joker"
+    return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
+
+
+def plain(card: str) -> str:
+    """The hand card behind a shown code: a joker shown as ``JK=5H`` is the hand's ``JK``."""
+    return JOKER if is_joker_token(card) else card
+
+
+def melds_text(melds: list[list[str]]) -> str:
+    return " | ".join(" ".join(card_label(c) for c in meld) for meld in melds)
+
+
+class ConcanUI(CopyTokensUI):
+    game = concan.GAME
+    deck = "french"
+    description = "Concan: rummy for 2–6 players with two packs and two jokers, a set of rounds"
+    stake_description = "Chips each player pays into the pot"
+    phrases = concan.PHRASES
+    lobby_options = (
+        LobbyOption("rounds", "Rounds in the set (default 9)", int, 1, 20),
+        LobbyOption("open_min", "What a player's first melds must be worth (default 51)", int, 10, 150),
+    )
+
+    def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
+        return {key: table_options[key] for key in ("rounds", "open_min") if key in table_options}
+
+    def ai_action(self, state, seat: int) -> str:
+        return concan_ai.choose(state, seat)
+
+    def card_label(self, card: str) -> str:
+        return card_label(card)
+
+    # ---- the hand as shown, and selection tokens over it (two packs: cards come in pairs)
+    @staticmethod
+    def _groups(view: dict, arranged: bool) -> list[list[str]]:
+        if arranged and view["groups"] is not None:
+            groups = [list(meld) for meld in view["groups"]["melds"]] + [list(view["groups"]["rest"])]
+        else:
+            def order(card: str) -> tuple[int, int]:
+                return (4, 0) if card == JOKER else (SUIT_ORDER.index(card[1]), RANKS.index(card[0]))
+
+            groups = [sorted(view["hand"], key=order)]
+        return [group for group in groups if group]
+
+    def _tokens(self, shown: list[str]) -> list[str]:
+        return tokens_for([plain(c) for c in shown])
+
+    def _select_cards(self, view: dict, cards: list[str]) -> list[str]:
+        """Tokens for hand ``cards`` (jokers as ``JK``)."""
+        wanted, out = [plain(c) for c in cards], []
+        for token in tokens_for(view["hand"]):
+            if card_of(token) in wanted:
+                wanted.remove(card_of(token))
+                out.append(token)
+        return out
+
+    @staticmethod
+    def _cards(selection: list[str]) -> list[str]:
+        return [card_of(token) for token in selection]
+
+    def hand_image(self, view: dict, selection: list[str], arranged: bool) -> HandImage:
+        groups = self._groups(view, arranged)
+        flat = [card for group in groups for card in group]
+        tokens = self._tokens(flat)
+        must = (view["obligation"] or {}).get("must_open_with", "").split()
+        parts = []
+        if view["best_opening"] is not None:
+            parts.append(f"best opening {view['best_opening']} (you need {view['options']['open_min']})")
+        elif view["opened"][view["seat"]]:
+            parts.append("opened")
+        if view["penalty_now"] is not None:
+            parts.append(f"penalty now {view['penalty_now']}")
+        return HandImage(groups=groups, selected=[i for i, t in enumerate(tokens) if t in selection],
+                         marked=[i for i, c in enumerate(flat) if plain(c) in must],
+                         caption=" · ".join(parts).capitalize(), title="Your hand")
+
+    # ---- controls
+    def _playing(self, view: dict) -> bool:
+        return view["seat"] in view["to_act"] and view["step"] in ("play", "first_discard")
+
+    def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
+        if not self._playing(view):
+            return None
+        shown = [c for group in self._groups(view, arranged) for c in group]
+        options = [SelectOption(token, card_label(card), "joker" if plain(card) == JOKER else None)
+                   for card, token in zip(shown, self._tokens(shown))]
+        single = view["step"] == "first_discard"
+        placeholder = ("Choose the card to discard" if single
+                       else "Select cards: to open, meld, lay off, swap or discard")
+        return SelectSpec(placeholder, options[:MAX_OPTIONS], 1 if single else min(len(options), MAX_OPTIONS),
+                          selected=list(selection))
+
+    def extra_selects(self, view: dict, selection: Selection) -> list[SelectSpec]:
+        if not self._playing(view) or view["step"] != "play":
+            return []
+        specs = []
+        melds = self._target_melds(view, self._cards(selection))
+        if melds:
+            options = [SelectOption(str(m["no"]), f"Meld {m['no']}: {melds_text([m['cards']])}"[:100])
+                       for m in melds[-MAX_OPTIONS:]]
+            specs.append(SelectSpec("Onto meld number… (Lay off, Swap joker)", options, 1, key="onto", row=1,
+                                    selected=[selection.picks["onto"]] if "onto" in selection.picks else []))
+        jokers = self._joker_choices(view, selection)
+        if len(jokers) > 1:
+            options = [SelectOption(str(i), label[:100]) for i, label in enumerate(jokers)]
+            specs.append(SelectSpec("The joker stands for…", options[:MAX_OPTIONS], 1, key="stands", row=2,
+                                    selected=[selection.picks.get("stands", "0")]))
+        return specs
+
+    def _target_melds(self, view: dict, cards: list[str]) -> list[dict]:
+        """The table melds a lay-off or a swap could use: those the one selected card fits (all
+        of them when none or several cards are selected)."""
+        melds = view["melds"]
+        if len(cards) != 1:
+            return melds
+        card = cards[0]
+        fits = {action.split()[-1] for action in view["legal"]
+                if action.split()[0] in ("layoff", "swap") and plain(action.split()[1]) == card}
+        return [m for m in melds if str(m["no"]) in fits] or melds
+
+    def _joker_choices(self, view: dict, selection: Selection) -> list[str]:
+        """What the selected joker(s) could stand for, one label per choice: the splits of an
+        opening or meld, or the cards one joker could be laid off as."""
+        cards = self._cards(selection)
+        if JOKER not in cards:
+            return []
+        if len(cards) == 1 and "onto" in selection.picks:
+            return [token_identity(a.split()[1]) for a in view["legal"]
+                    if a.startswith("layoff JK=") and a.split()[2] == selection.picks["onto"]]
+        if len(cards) >= 3:
+            return [melds_text(choice["melds"]) + f" ({choice['value']})" for choice in concan.split_choices(cards)]
+        return []
+
+    def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
+        legal = view["legal"]
+        cards = self._cards(selection)
+        picks = getattr(selection, "picks", {})
+        seat = view["seat"]
+        opened = seat is not None and view["opened"][seat]
+        play = self._playing(view) and view["step"] == "play"
+        keeps_one = 0 < len(cards) < len(view["hand"])
+        one = cards[0] if len(cards) == 1 else None
+        meld = picks.get("onto")
+        top = view["top_discard"]
+
+        def fits(verb: str) -> bool:
+            return one is not None and meld is not None and any(
+                a.split()[0] == verb and plain(a.split()[1]) == one and a.split()[2] == meld for a in legal)
+
+        can_split = play and keeps_one and len(cards) >= 3 and concan.split_opening(cards) is not None
+        return [
+            ButtonSpec("draw", "Draw", "draw" in legal, "primary", row=3),
+            ButtonSpec("take", f"Take {card_label(top)}" if top else "Take", "take" in legal, "primary", row=3),
+            ButtonSpec("open", "Open", can_split and not opened, "success", row=3),
+            ButtonSpec("meld", "Meld", can_split and opened, "success", row=3),
+            ButtonSpec("discard", "Discard", one is not None and f"discard {one}" in legal, "danger", row=3),
+            ButtonSpec("layoff", "Lay off", play and fits("layoff"), "success", row=4),
+            ButtonSpec("swap", "Swap joker", play and fits("swap"), "success", row=4),
+            ButtonSpec("announce", "Announce joker", "announce" in legal, "secondary", row=4),
+            ButtonSpec("quick", "Quick Select", bool(legal), "secondary", row=4),
+            ButtonSpec("arrange", "Auto-arrange", bool(view["hand"]), "secondary", row=4),
+        ]
+
+    def action_for(self, key: str, view: dict, selection: list[str]) -> str:
+        cards = self._cards(selection)
+        picks = getattr(selection, "picks", {})
+        if key in ("draw", "take", "announce"):
+            return key
+        if key == "discard":
+            if len(cards) != 1:
+                raise IllegalAction("Select exactly one card to discard.")
+            return f"discard {cards[0]}"
+        if key in ("open", "meld"):
+            return self._meld_action(key, view, cards, picks)
+        if key in ("layoff", "swap"):
+            if len(cards) != 1:
+                raise IllegalAction(f"Select the one card to {'lay off' if key == 'layoff' else 'put in for the joker'}.")
+            if "onto" not in picks:
+                raise IllegalAction("Choose the meld number in the second select.")
+            card = cards[0]
+            if key == "layoff" and card == JOKER:
+                identities = self._joker_choices(view, Selection(selection, picks))
+                if not identities:
+                    raise IllegalAction(f"The joker does not fit meld {picks['onto']}.")
+                card = f"{JOKER}={identities[int(picks.get('stands', '0')) % len(identities)]}"
+            return f"{key} {card} {picks['onto']}"
+        raise IllegalAction("That control is not valid.")
+
+    def _meld_action(self, key: str, view: dict, cards: list[str], picks: dict) -> str:
+        if len(cards) < 3:
+            raise IllegalAction("Select at least three cards: a meld is three or more.")
+        if len(cards) >= len(view["hand"]):
+            raise IllegalAction("Keep one card: every turn ends with a discard.")
+        choices = concan.split_choices(cards)
+        if not choices:
+            raise IllegalAction(f"{' '.join(card_label(c) for c in cards)} do not form melds.")
+        choice = choices[int(picks.get("stands", "0")) % len(choices)] if JOKER in cards else choices[0]
+        melds = choice["melds"]
+        if key == "meld":
+            if len(melds) != 1:
+                raise IllegalAction("Select the cards of one meld at a time (or Open with several).")
+            return "meld " + " ".join(melds[0])
+        need = view["options"]["open_min"]
+        if choice["value"] < need:
+            raise IllegalAction(f"Your opening is worth {choice['value']}; you need {need}.")
+        return "open " + " | ".join(" ".join(meld) for meld in melds)
+
+    def helper(self, key: str, state, seat: int, selection: list[str]) -> list[str]:
+        if key != "quick":
+            raise IllegalAction("That control is not valid.")
+        view = state.view(seat)
+        move, cards = concan_ai.quick_select(state, seat)
+        if move in ("layoff", "swap"):
+            _, card, no = concan_ai.choose(state, seat).split()
+            picks = {"onto": no}
+            if is_joker_token(card):
+                view_sel = Selection(self._select_cards(view, [JOKER]), picks)
+                identities = self._joker_choices(view, view_sel)
+                if token_identity(card) in identities:
+                    picks["stands"] = str(identities.index(token_identity(card)))
+            return Selection(self._select_cards(view, [card]), picks)
+        return Selection(self._select_cards(view, cards))
+
+    # ---- texts
+    def hand_status(self, view: dict, names: list[str]) -> str:
+        seat = view["seat"]
+        if view["outcome"] is not None:
+            return "**Set over** — the result is on the table."
+        header = f"Round {view['round']}/{view['rounds']} · your total **{view['totals'][seat]}**"
+        if seat not in view["to_act"]:
+            return f"{header}. Waiting for **{names[view['current']]}**. Stock {view['stock']}"
+        legal, opened, step = view["legal"], view["opened"][seat], view["step"]
+        if step == "first_discard":
+            return f"{header}. **You start the round** with 15 cards: select one and **Discard**."
+        if step == "draw":
+            take = ""
+            if "take" in legal:
+                top = card_label(view["top_discard"])
+                take = f" or **Take** {top}" + ("" if opened else " (you must then open with it)")
+            return f"{header}. **Your turn:** **Draw** from the stock{take}."
+        must = (view["obligation"] or {}).get("must_open_with")
+        if must:
+            return (f"{header}. You must **Open** using {' '.join(card_label(c) for c in must.split())} "
+                    f"(melds worth {view['options']['open_min']}+) before you discard.")
+        if not opened:
+            best = view["best_opening"] or 0
+            hint = " — **you can open**" if any(a.startswith("open ") for a in legal) else ""
+            return (f"{header}. Select melds worth {view['options']['open_min']}+ and **Open** (your best: {best})"
+                    f"{hint}, or select a card and **Discard**.")
+        joker = ""
+        if "announce" in legal:
+            joker = " You hold a joker you have not announced: it costs 25 if the round ends (2 once announced)."
+        return (f"{header}. **Meld**, **Lay off** or **Swap joker** (choose the meld number in the second "
+                f"select), then select a card and **Discard**.{joker}")
+
+    def event_text(self, event, names: list[str]) -> str:
+        who = names[event.seat] if event.seat is not None else ""
+        cards = self.cards_text(event.cards) if event.cards else ""
+        if event.kind in ("end", "round_end"):
+            return self.summary_text(event.phrases, names)
+        texts = {
+            "draw": f"{who} drew from the stock",
+            "take": f"{who} took {cards}",
+            "open": f"🎉 {who} opened: {cards} (meld {event.text.replace(' ', ', ')})",
+            "meld": f"{who} laid {cards} (meld {event.text})",
+            "layoff": f"{who} laid off {cards} on meld {event.text}",
+            "swap": f"{who} put {cards} into meld {event.text} and took its joker",
+            "announce": f"🃏 {who} announced a joker",
+            "discard": f"{who} discarded {cards}",
+            "reshuffle": "The discards were shuffled into a new stock",
+            "round_start": f"Round {event.text} dealt",
+        }
+        return texts.get(event.kind) or super().event_text(event, names)
+
+    def table_summary(self, view: dict) -> str:
+        top = card_label(view["top_discard"]) if view["top_discard"] else "—"
+        return (f"Round **{view['round']}/{view['rounds']}** · stock **{view['stock']}** · top discard **{top}** · "
+                f"{len(view['melds'])} melds on the table")
+
+    def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
+        return [(("▶ " if seat in view["to_act"] else "") + name, self._seat_detail(view, seat) +
+                 f" · total **{view['totals'][seat]}**") for seat, name in enumerate(names)]
+
+    @staticmethod
+    def _seat_detail(view: dict, seat: int) -> str:
+        parts = [f"{view['hand_sizes'][seat]} cards", "opened" if view["opened"][seat] else "not opened"]
+        if view["announced"][seat]:
+            parts.append(f"{view['announced'][seat]} joker announced")
+        return " · ".join(parts)
+
+    def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
+        def detail(seat: int) -> str:
+            announced = view["announced"][seat]
+            jokers = {0: "", 1: " · joker announced"}.get(announced, f" · {announced} jokers ann.")
+            opened = "opened" if view["opened"][seat] else "not opened"
+            return f"{view['hand_sizes'][seat]} cards · {opened}\ntotal {view['totals'][seat]}{jokers}"
+
+        seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"], dim=table.seats[seat].away)
+                      for seat, name in enumerate(names))
+        top = view["top_discard"]
+        piles = (Pile("Stock", BACK if view["stock"] else None, f"{view['stock']} cards"),
+                 Pile("Discard", top, f"{view['discards']} cards"))
+        groups = tuple(Group(f"{m['no']} · {names[m['owner']]}", tuple(m["cards"])) for m in view["melds"])
+        return TablePicture(title=f"Concan · table #{table.id} · round {view['round']}/{view['rounds']}",
+                            seats=seats, piles=piles,
+                            sections=(Section("Melds on the table", groups, empty="No meld yet: nobody has opened."),),
+                            deck=self.deck)
+
+    def round_rows(self, view: dict, names: list[str], index: int) -> list[tuple[str, list[list[str]], str]]:
+        result = view["round_results"][index]
+        rows = []
+        for seat, hand in enumerate(result["hands"]):
+            if seat == result["winner"]:
+                caption = "went out · −25"
+            elif not hand["opened"]:
+                caption = "never opened · +100"
+            else:
+                jokers = hand["cards"].count(JOKER)
+                note = ""
+                if jokers:
+                    announced = min(hand["announced"], jokers)
+                    note = f" (jokers: {announced} announced at 2, {jokers - announced} at 25)"
+                caption = f"+{hand['penalty']}{note}"
+            rows.append((names[seat], [list(hand["cards"])], f"{caption} → {result['totals'][seat]}"))
+        return rows
+
+    def round_lines(self, view: dict, names: list[str], index: int) -> list[str]:
+        """The score sheet of every round so far."""
+        results = view["round_results"][: index + 1]
+        width = max(len(name) for name in names)
+        head = " " * width + "".join(f"{'R' + str(r['round']):>5}" for r in results[-8:]) + "  total"
+        lines = ["```", head]
+        for seat, name in enumerate(names):
+            row = "".join(f"{r['points'][seat]:>5}" for r in results[-8:])
+            lines.append(f"{name:<{width}}{row}{results[-1]['totals'][seat]:>7}")
+        lines.append("```")
+        return lines
+
+    def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
+        return self.round_rows(view, names, len(view["round_results"]) - 1)
+
+
+class Concan(GameCog):
+    ui_class = ConcanUI
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Concan(bot))

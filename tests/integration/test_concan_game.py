@@ -1,0 +1,170 @@
+"""Concan through Discord: a set of two rounds where the human opens (choosing what a joker
+stands for), lays off and swaps a joker by clicking; six seats; the table as a picture."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games.base import IllegalAction
+from bot.games.concan import GAME, PACK
+from cogs.concan import ConcanUI
+from tests.simhelpers import (Players, buttons, dm, enabled, ledger_rows, play_channel, private_texts,
+                              select_id, select_options, start_table, table_of)
+
+# Lan starts the round with 15 cards: two sets worth 60 and a club run she will lay with a joker.
+LAN = "KH KS KD QH QS QC 7C 8C JK 9C KC 2D 5S 4H JK".split()  # (both jokers)
+MOVES = ("Open", "Meld", "Lay off", "Swap joker", "Announce joker", "Discard", "Take", "Draw")
+
+
+def pack(seed: int) -> list[str]:
+    rest = list((Counter(PACK) - Counter(LAN)).elements())
+    random.Random(seed).shuffle(rest)
+    return LAN + rest
+
+
+def tokens_of(message, cards: list[str]) -> list[str]:
+    """The card select's values for ``cards`` (``X#k`` tokens, first copies first)."""
+    options = select_options(message)
+    out, taken = [], set()
+    for card in cards:
+        token = next(v for v in options if v.split("#")[0] == card and v not in taken)
+        taken.add(token)
+        out.append(token)
+    return out
+
+
+def table_message(players, table):
+    return next(m for m in play_channel(players).history() if m.id == table.table_message_id)
+
+
+async def quick_move(member) -> list[str]:
+    await member.user.click(dm(member), label="Quick Select")
+    hand = dm(member)
+    move = next(label for label in MOVES if label in enabled(hand) or f"{label} " in " ".join(enabled(hand)))
+    label = next(lab for lab in enabled(hand) if lab == move or lab.startswith(move + " "))
+    return private_texts(await member.user.click(hand, label=label))
+
+
+async def test_a_set_where_the_human_opens_lays_off_and_swaps_a_joker(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "concan", 1, 3, decks=[pack(1)], seed=2, stake=5, rounds=2)
+    (lan,) = players.members
+    table = table_of(env)
+    board = table_message(players, table)
+    assert board.attachments[0].filename == "table.png" and board.embeds[0].image.url.endswith("table.png")
+    assert "first" in dm(lan).content.lower() or "start" in dm(lan).content
+
+    # first turn: a discard only
+    assert enabled(dm(lan)) >= {"Quick Select"} and "Draw" not in enabled(dm(lan))
+    await lan.user.select(dm(lan), tokens_of(dm(lan), ["2D"]), custom_id=select_id(dm(lan)))
+    assert private_texts(await lan.user.click(dm(lan), label="Discard")) == []
+    assert table.state.to_act == (0,) and table.state.step == "draw", "the AI seats played their turns"
+
+    await lan.user.click(dm(lan), label="Draw")
+    opening = ["KH", "KS", "KD", "QH", "QS", "QC", "7C", "8C", "JK"]
+    await lan.user.select(dm(lan), tokens_of(dm(lan), opening), custom_id=select_id(dm(lan)))
+    choices = select_options(dm(lan), "stands")
+    assert len(choices) == 2, "the joker could be 6♣ or 9♣: the bot asks which"
+    nine = next(value for value, label in choices.items() if "Joker (9♣)" in label)
+    await lan.user.select(dm(lan), [nine], custom_id=select_id(dm(lan), "stands"))
+    assert "Open" in enabled(dm(lan))
+    assert private_texts(await lan.user.click(dm(lan), label="Open")) == []
+    assert table.state.opened[0]
+    mine = {tuple(m["cards"]): m["no"] for m in table.state.melds if m["owner"] == 0}
+    kings = next(no for cards, no in mine.items() if "KH" in cards)
+    clubs = next(no for cards, no in mine.items() if "JK=9C" in cards)
+    picture = ConcanUI().table_picture(table.state.view(None), table.names(), table)
+    assert f"{clubs} · lan" in [g.label for g in picture.sections[0].groups]
+
+    await lan.user.select(dm(lan), tokens_of(dm(lan), ["KC"]), custom_id=select_id(dm(lan)))
+    assert str(kings) in select_options(dm(lan), "onto")
+    await lan.user.select(dm(lan), [str(kings)], custom_id=select_id(dm(lan), "onto"))
+    assert private_texts(await lan.user.click(dm(lan), label="Lay off")) == []
+    assert "KC" in next(m["cards"] for m in table.state.melds if m["no"] == kings)
+
+    await lan.user.select(dm(lan), tokens_of(dm(lan), ["9C"]), custom_id=select_id(dm(lan)))
+    await lan.user.select(dm(lan), [str(clubs)], custom_id=select_id(dm(lan), "onto"))
+    assert private_texts(await lan.user.click(dm(lan), label="Swap joker")) == []
+    assert next(m["cards"] for m in table.state.melds if m["no"] == clubs) == ["7C", "8C", "9C"]
+    assert table.state.hand(0).count("JK") == 2 and table.state.announced[0] == 1  # a swapped joker is announced
+    assert private_texts(await lan.user.click(dm(lan), label="Announce joker")) == []  # the other one
+    assert table.state.announced[0] == 2 and "Announce joker" not in enabled(dm(lan))
+    board = table_message(players, table)
+    assert "opened" in board.embeds[0].fields[0].value and board.embeds[0].image.url.endswith("table.png")
+
+    refused = await lan.user.click(dm(lan), label="Quick Select")
+    assert private_texts(refused) == []
+    for _ in range(600):
+        if table.status == "finished":
+            break
+        if table.pause_until is not None:
+            last = play_channel(players).last_message
+            await lan.click(last, label="Next round")
+            continue
+        if table.state.to_act != (0,):
+            await env.advance_time(60)
+            continue
+        assert await quick_move(lan) == []
+    assert table.status == "finished" and table.rounds_done() == 2
+    rows = await ledger_rows(env, table.game_id)
+    assert len(rows) == 4 and sum(r["chips"] for r in rows) == 0 and all(r["rounds"] == 2 for r in rows)
+    rounds = [m for m in play_channel(players).history() if m.embeds and "round" in (m.embeds[0].title or "")
+              and "result" in m.embeds[0].title]
+    assert len(rounds) == 2 and rounds[0].attachments[0].filename == "round.png"
+    assert "R1" in rounds[1].embeds[0].fields[0].value and "R2" in rounds[1].embeds[0].fields[0].value
+
+
+async def test_six_seats_play_a_round_with_every_message_and_image(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "concan", 6, 0, seed=7, rounds=1, turn_seconds=30)
+    table = table_of(env)
+    assert len(table.seats) == 6
+    board = table_message(players, table)
+    assert len(board.embeds[0].fields) >= 6 and board.attachments[0].filename == "table.png"
+    png = await board.attachments[0].read()
+    assert png.startswith(b"\x89PNG")
+    for member in players.members:
+        hand = dm(member)
+        assert hand.attachments[0].filename == "hand.png" and "Concan · table" in hand.content
+    # everyone lets the timer play: the round ends, is settled and its result has six rows
+    for _ in range(400):
+        if table.status == "finished":
+            break
+        await env.advance_time(30)
+    assert table.status == "finished"
+    rows = await ledger_rows(env, table.game_id)
+    assert len(rows) == 6 and sum(r["chips"] for r in rows) == 0
+    result = play_channel(players).last_message
+    assert result.attachments and len(result.embeds[0].fields[0].value.splitlines()) == 6
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32 - 1))
+def test_quick_select_then_any_enabled_move_is_accepted(players, seed):
+    """Quick Select + an enabled move button is a move the engine accepts (open and meld are
+    checked on a copy: the engine lists only the best of those)."""
+    ui = ConcanUI()
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed, options={"rounds": 1})
+    for _ in range(400):
+        if state.is_over:
+            break
+        seat = state.to_act[0]
+        selection = ui.helper("quick", state, seat, [])
+        view = state.view(seat)
+        moves = [b for b in ui.buttons(view, selection) if b.enabled and b.key not in ui.helper_keys]
+        assert moves, view["step"]
+        for spec in moves:
+            action = ui.action_for(spec.key, view, selection)
+            trial = copy.deepcopy(state)
+            try:
+                trial.apply(seat, action)
+            except IllegalAction as exc:
+                raise AssertionError(f"{spec.key}: {action} refused: {exc}") from None
+        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.6 else
+                    ui.action_for(rng.choice(moves).key, view, selection))
