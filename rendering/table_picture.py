@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from . import _async
 from .compose import THEME, Block, CardsBlock, Stack, TextBlock, encode_png, inner_width, render_stack
-from .sprites import BACK, card_sprite, card_shadow, get_deck
+from .sprites import card_shadow, card_sprite, get_deck
 from .text import paste_text, text_line
 
 __all__ = ["Group", "Pile", "SeatBox", "Section", "TablePicture", "render_table_picture",

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bot.games.base import IllegalAction
 from bot.games.concan import GAME, PACK
 from cogs.concan import ConcanUI
-from tests.simhelpers import (Players, buttons, dm, enabled, ledger_rows, play_channel, private_texts,
+from tests.simhelpers import (dm, enabled, ledger_rows, play_channel, private_texts,
                               select_id, select_options, start_table, table_of)
 
 # Lan starts the round with 15 cards: two sets worth 60 and a club run she will lay with a joker.

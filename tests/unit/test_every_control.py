@@ -11,6 +11,7 @@ import pytest
 
 from bot.app import EXTENSIONS
 from bot.tables import messages
+from bot.tables.adapter import Selection
 from bot.tables.commands import GameCog
 from bot.tables.controls import ControlId, button, parse
 from bot.tables.model import Seat, Table
@@ -63,6 +64,11 @@ def test_every_button_and_select_of_random_games_parses(ui, options):
                 selection = []
                 if seat in state.to_act and "quick" in ui.helper_keys and view.get("legal"):
                     selection = ui.keep_selection(view, ui.helper("quick", state, seat, []))
+                selects = ["sel", *(s.key for s in ui.extra_selects(view, Selection(selection)))]
+                keys = [spec.key for spec in ui.buttons(view, selection)] + selects
+                assert len(keys) == len(set(keys)), f"two controls share a custom id: {keys}"
+                for key in selects:
+                    round_trip(ControlId("play", 4_000_000_001, key, 17, step))
                 for spec in ui.buttons(view, selection):
                     keys_seen.add(spec.key)
                     round_trip(ControlId("play", 4_000_000_001, spec.key, 17, step))
