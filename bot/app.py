@@ -17,6 +17,7 @@ from .config import Config
 from .db import Database
 from .tables.controls import Control
 from .tables.service import TableService
+from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ class ChieuBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
+        await self.tree.set_translator(CatalogTranslator())
         self.tables = TableService(self, self.db)
         self.add_dynamic_items(Control)
         for extension in EXTENSIONS:
@@ -78,7 +80,9 @@ class ChieuBot(commands.Bot):
         guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = json.dumps([c.to_dict(self.tree) for c in self.tree.get_commands()], sort_keys=True)
+        # the payload as Discord gets it, translations included: a new catalog is synced too
+        payload = json.dumps([await c.get_translated_payload(self.tree, self.tree.translator)
+                              for c in self.tree.get_commands()], sort_keys=True)
         digest = hashlib.sha256(f"{guild and guild.id}:{payload}".encode()).hexdigest()
         if mode == "never" or (mode == "auto" and await self.db.get_meta("commands_digest") == digest):
             return

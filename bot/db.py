@@ -117,6 +117,16 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tables ADD COLUMN rounds_posted INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE ledger ADD COLUMN rounds INTEGER;
     """,
+    # 4: languages. A player's (from his last interaction, or chosen with /settings), and the
+    # server a table is in, named in his DMs.
+    """
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        language TEXT NOT NULL,
+        chosen INTEGER NOT NULL DEFAULT 0
+    );
+    ALTER TABLE tables ADD COLUMN guild_name TEXT;
+    """,
 ]
 
 
@@ -243,13 +253,23 @@ class Database:
             (key, value),
         )
 
+    # ---- players
+    async def user_language(self, user_id: int) -> tuple[str, bool] | None:
+        row = await self.fetchone("SELECT language, chosen FROM users WHERE user_id = ?", (user_id,))
+        return None if row is None else (row["language"], bool(row["chosen"]))
+
+    async def set_user_language(self, user_id: int, language: str, chosen: bool) -> None:
+        await self.execute(
+            "INSERT INTO users (user_id, language, chosen) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+            " SET language = excluded.language, chosen = excluded.chosen", (user_id, language, int(chosen)))
+
     # ---- tables
     async def insert_table(self, *, guild_id: int, channel_id: int, game: str, options: dict,
-                           host_id: int, seats: list[dict]) -> int:
+                           host_id: int, seats: list[dict], guild_name: str | None = None) -> int:
         return await self.execute(
-            "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, seats, created_at)"
-            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
-            (guild_id, channel_id, game, json.dumps(options), host_id, json.dumps(seats), now_iso()),
+            "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, seats, created_at, guild_name)"
+            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+            (guild_id, channel_id, game, json.dumps(options), host_id, json.dumps(seats), now_iso(), guild_name),
         )
 
     async def update_table(self, table_id: int, **fields: Any) -> None:

@@ -179,8 +179,9 @@ class ConcanUI(CopyTokensUI):
         return [
             ButtonSpec("draw", "Draw", "draw" in legal, "primary", row=3),
             ButtonSpec("take", f"Take {card_label(top)}" if top else "Take", "take" in legal, "primary", row=3),
-            ButtonSpec("open", "Open", can_split and not opened, "success", row=3),
-            ButtonSpec("meld", "Meld", can_split and opened, "success", row=3),
+            # one of the two at a time, which leaves room in the row for the "Go to table" link
+            ButtonSpec("meld", "Meld", can_split, "success", row=3) if opened else
+            ButtonSpec("open", "Open", can_split, "success", row=3),
             ButtonSpec("discard", "Discard", one is not None and f"discard {one}" in legal, "danger", row=3),
             ButtonSpec("layoff", "Lay off", play and fits("layoff"), "success", row=4),
             ButtonSpec("swap", "Swap joker", play and fits("swap"), "success", row=4),

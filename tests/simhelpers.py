@@ -46,7 +46,8 @@ def buttons(message: discord.Message) -> dict[str, discord.ui.Button]:
 
 
 def enabled(message: discord.Message) -> set[str]:
-    return {label for label, b in buttons(message).items() if not b.disabled}
+    """Labels of the buttons one can click (a link, such as Go to table, is not a control)."""
+    return {label for label, b in buttons(message).items() if not b.disabled and not b.url}
 
 
 def custom_id(message: discord.Message, label: str) -> str:

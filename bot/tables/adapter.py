@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from bot.games.base import Event, Game, IllegalAction, Phrase, tokens_for
+from bot.i18n import N_, _, ngettext
 
 
 @dataclass(frozen=True)
@@ -63,15 +64,17 @@ class GameUI:
     game: Game
     deck: str = "french"  # the sprite set used to render cards (see bind)
     rules_text: str = ""
-    #: the ``/<game>`` group's description
+    #: the ``/<game>`` group's description, and its ``new`` command's (English msgids)
     description: str = ""
-    stake_description: str = "Chips per unit (default from config)"
+    new_description: str = ""
+    stake_description: str = N_("Chips per unit (default from config)")
     #: options of ``/<game> new`` besides stake, seats and turn_seconds
     #: (:class:`bot.tables.commands.LobbyOption`)
     lobby_options: tuple = ()
-    #: the text of each :class:`~bot.games.base.Phrase` key the engine emits; seat placeholders
-    #: are filled with names, ``card``/``*_card`` values are shown with :meth:`card_label`
-    phrases: dict[str, str] = {}
+    #: the text of each :class:`~bot.games.base.Phrase` key the engine emits (an English msgid,
+    #: or ``(singular, plural, count_key)`` for a sentence with a number); seat placeholders are
+    #: filled with names, ``card``/``*_card`` values are shown with :meth:`card_label`
+    phrases: dict[str, str | tuple[str, str, str]] = {}
     #: keys of buttons that are card-selection helpers rather than moves
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
 
@@ -180,23 +183,38 @@ class GameUI:
         values = {key: self.card_label(value) if (key == "card" or key.endswith("_card")) and value else value
                   for key, value in phrase.values.items()}
         values.update({key: names[seat] for key, seat in phrase.seats.items()})
-        return self.phrases[phrase.key].format_map(values)
+        template = self.phrases[phrase.key]
+        if isinstance(template, tuple):
+            singular, plural, count = template
+            return ngettext(singular, plural, int(phrase.values[count])).format_map(values)
+        return _(template).format_map(values)
 
     def summary_text(self, phrases: Sequence[Phrase | dict], names: Sequence[str]) -> str:
         return " · ".join(self.phrase_text(phrase, names) for phrase in phrases)
 
+    def note_text(self, note: str | dict) -> str:
+        """A result's note (a named factor, a penalty): a native word stays itself, an English
+        one is translated, a phrase (a dict) is filled like the summaries."""
+        return self.phrase_text(note, []) if isinstance(note, dict) else _(note)
+
+    #: the log's sentence for each event kind the default :meth:`event_text` knows
+    event_templates: dict[str, str] = {
+        "discard": N_("{player} discarded {cards}"),
+        "draw": N_("{player} drew from the stock"),
+        "eat": N_("{player} ate {cards}"),
+        "show": N_("{player} showed {cards}"),
+        "pass": N_("{player} passed"),
+    }
+
     def event_text(self, event: Event, names: list[str]) -> str:
-        who = names[event.seat] if event.seat is not None else ""
-        cards = self.cards_text(event.cards) if event.cards else ""
-        verbs = {"discard": "discarded", "draw": "drew from the stock", "eat": "ate", "show": "showed",
-                 "pass": "passed", "u": "ù!", "chiu": "chíu"}
         if event.kind == "end":
             return self.summary_text(event.phrases, names)
-        text = f"{who} {verbs.get(event.kind, event.kind)}"
-        if cards:
-            text += f" {cards}"
+        who = names[event.seat] if event.seat is not None else ""
+        cards = self.cards_text(event.cards) if event.cards else ""
+        template = self.event_templates.get(event.kind)
+        text = _(template).format(player=who, cards=cards) if template else f"{who} {event.kind} {cards}".strip()
         if event.text:
-            text += f" — {event.text}"
+            text += f" — {_(event.text)}"
         return text
 
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:

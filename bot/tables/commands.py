@@ -9,11 +9,14 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+
+from bot import i18n
+from bot.i18n import C_, N_
 
 from .adapter import GameUI
 
@@ -22,10 +25,21 @@ if TYPE_CHECKING:
 
 MAX_STAKE = 1_000_000
 
+#: the names of the options every /<game> new has, marked for the catalogs' "option name"
+#: context (each game marks its own options' names where it declares them)
+OPTION_NAMES = (C_("option name", "stake"), C_("option name", "seats"), C_("option name", "turn_seconds"),
+                C_("option name", "language"))
+
 
 @dataclass(frozen=True)
 class LobbyOption:
-    """One option of ``/<game> new``: an int in [low, high], one of ``choices``, or a bool."""
+    """One option of ``/<game> new``: an int in [low, high], one of ``choices``, or a bool.
+
+    ``name`` (a Python identifier, localized by the catalogs in the "option name" context),
+    ``description`` and ``label`` (how the lobby names the option) are English msgids, marked
+    for extraction where they are written. ``choice_names`` shows a choice other than by its
+    value (translated in the "choice" context unless it is a language's own name).
+    """
 
     name: str
     description: str
@@ -33,24 +47,36 @@ class LobbyOption:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
+    label: str = ""
+    choice_names: tuple[tuple[str, str], ...] = ()
 
     def annotation(self) -> Any:
         if self.choices:
-            return Literal[self.choices]
+            return str  # the choices are given to discord.py with app_commands.choices
         if self.kind is int and (self.low is not None or self.high is not None):
             return app_commands.Range[int, self.low, self.high]
         return self.kind
+
+    def choice_name(self, value: str) -> str:
+        return dict(self.choice_names).get(value, value)
+
+    def app_choices(self) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=self.choice_name(value), value=value) for value in self.choices]
+
+
+LANGUAGE = LobbyOption("language", N_("The language of the lobby and table messages (default: yours)"),
+                       choices=tuple(i18n.LANGUAGES), label=N_("language"),
+                       choice_names=tuple(i18n.LANGUAGES.items()))
 
 
 def common_options(ui: GameUI, config: "Config") -> list[LobbyOption]:
     game = ui.game
     return [
-        LobbyOption("stake", ui.stake_description, int, 0, MAX_STAKE),
-        LobbyOption("seats", f"Seats at the table, {game.min_players}–{game.max_players}", int,
-                    game.min_players, game.max_players),
-        LobbyOption("turn_seconds", f"Seconds per move before the AI plays for you "
-                                    f"({config.min_turn_seconds}–{config.max_turn_seconds})",
-                    int, config.min_turn_seconds, config.max_turn_seconds),
+        LobbyOption("stake", ui.stake_description, int, 0, MAX_STAKE, label=N_("stake")),
+        LobbyOption("seats", N_("Seats at the table"), int, game.min_players, game.max_players, label=N_("seats")),
+        LobbyOption("turn_seconds", N_("Seconds per move before the AI plays for you"), int,
+                    config.min_turn_seconds, config.max_turn_seconds, label=N_("seconds per move")),
+        LANGUAGE,
     ]
 
 
@@ -66,8 +92,9 @@ def new_table_command(ui: GameUI, config: "Config", open_lobby: Any) -> app_comm
         + [inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[o.annotation()])
            for o in options])
     app_commands.describe(**{o.name: o.description for o in options})(new)
+    app_commands.choices(**{o.name: o.app_choices() for o in options if o.choices})(new)
     group = app_commands.Group(name=ui.game.name, description=ui.description or ui.game.title, guild_only=True)
-    group.add_command(app_commands.Command(name="new", description=f"Open a {ui.game.title} table in this channel",
+    group.add_command(app_commands.Command(name=C_("command name", "new"), description=ui.new_description,
                                            callback=new))
     return group
 

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import i18n
 from bot.db import Database
 
 from .adapter import GameUI
@@ -42,7 +43,40 @@ class ServiceCore:
         self.next_deck: list[str] | None = None
         self.next_decks: list[list[str]] | None = None
         self.next_seed: int | None = None
+        self._languages: dict[int, tuple[str, bool]] = {}  # user -> (language, chosen with /settings)
 
+
+    # ---- languages
+    async def language_of(self, interaction: discord.Interaction) -> str:
+        """The language to answer a person in: the one he chose with /settings, else his Discord
+        client's (which is remembered: his DMs speak it)."""
+        user_id = interaction.user.id
+        known = await self._user_language(user_id)
+        if known is not None and known[1]:
+            return known[0]
+        seen = i18n.normalize(str(interaction.locale.value) if interaction.locale else None)
+        if known is None or known[0] != seen:
+            await self.remember_language(user_id, seen, chosen=False)
+        return seen
+
+    async def dm_language(self, user_id: int) -> str:
+        known = await self._user_language(user_id)
+        return i18n.DEFAULT if known is None else known[0]
+
+    async def remember_language(self, user_id: int, language: str, *, chosen: bool) -> None:
+        self._languages[user_id] = (language, chosen)
+        await self.db.set_user_language(user_id, language, chosen)
+
+    async def forget_choice(self, user_id: int, seen: str) -> None:
+        await self.remember_language(user_id, seen, chosen=False)
+
+    async def _user_language(self, user_id: int) -> tuple[str, bool] | None:
+        if user_id not in self._languages:
+            stored = await self.db.user_language(user_id)
+            if stored is None:
+                return None
+            self._languages[user_id] = stored
+        return self._languages[user_id]
 
     async def stored_state(self, game_id: int) -> Any:
         """The game rebuilt from what SQLite holds (the record, replayed)."""

@@ -10,8 +10,11 @@ import discord
 
 from bot import ledger
 
+from bot import i18n
+from bot.i18n import _
+from rendering.table import render_rows_async
+
 from . import messages
-from .adapter import GameUI
 from .core import ServiceCore, log
 from .model import Seat, Table
 from .retry import with_retries
@@ -33,7 +36,8 @@ class EndFlow(ServiceCore):
         except Exception:
             # Chips are never guessed: the game stays unsettled in SQLite and the next start
             # settles it again; the table itself finishes so nobody is stuck at it.
-            table.log.append("⚠️ The chips of this game could not be recorded yet; they will be.")
+            with i18n.language(table.language):
+                table.log.append("⚠️ " + _("The chips of this game could not be recorded yet; they will be."))
         async with table.lock:
             table.status = "finished"
             table.finishing = False
@@ -73,11 +77,14 @@ class EndFlow(ServiceCore):
         ui = self.ui_of(table)
         outcome = table.state.outcome()
         names = table.names()
-        embed = messages.result_embed(table, ui, outcome, names)
-        kwargs: dict[str, Any] = {"embed": embed, "view": messages.table_view(table, rematch=True)}
+        with i18n.language(table.language):
+            embed = messages.result_embed(table, ui, outcome, names)
+            kwargs: dict[str, Any] = {"embed": embed, "view": messages.table_view(table, rematch=True)}
+            rows = ui.result_rows(table.state.view(None), names)
+            title = _("{game} · table #{table} · game {number}").format(game=ui.game.title, table=table.id,
+                                                                         number=table.game_no)
         try:
-            png = await _render_rows(ui, table.state.view(None), names,
-                                     f"{ui.game.title} · table #{table.id} · game {table.game_no}")
+            png = await _render_rows(rows, title, ui.deck)
         except Exception:
             log.exception("rendering the result of table %s failed; posting it without the image", table.id)
         else:
@@ -112,7 +119,5 @@ class EndFlow(ServiceCore):
                 log.exception("game %s still cannot be settled", row["id"])
 
 
-async def _render_rows(ui: GameUI, view: dict, names: list[str], title: str) -> bytes:
-    from rendering.table import render_rows_async
-
-    return await render_rows_async(ui.result_rows(view, names), title=title, deck=ui.deck)
+async def _render_rows(rows: list, title: str, deck: str) -> bytes:
+    return await render_rows_async(rows, title=title, deck=deck)

@@ -9,6 +9,9 @@ from typing import Any
 
 import discord
 
+from bot import i18n
+from bot.i18n import _, ngettext, pgettext
+
 from . import messages
 from .commands import common_options
 from .core import Refused, ServiceCore, log, now
@@ -23,42 +26,68 @@ class LobbyFlow(ServiceCore):
         ui = self.uis[game]
         cfg = self.config
         if interaction.guild is None:
-            return await self.reply(interaction, "Tables are opened in a server channel, not in DMs.")
+            return await self.reply(interaction, _("Tables are opened in a server channel, not in DMs."))
         open_here = [t for t in self.tables.values() if t.channel_id == interaction.channel_id
                      and t.status in ("lobby", "playing")]
         mine = next((t for t in open_here if t.status == "lobby" and t.host_id == interaction.user.id), None)
         if mine is not None:
-            return await self.reply(
-                interaction, f"You already have an open lobby here (table #{mine.id}): start it or cancel it "
-                             "before opening another.")
+            return await self.reply(interaction, _(
+                "You already have an open lobby here (table #{table}): start it or cancel it before opening "
+                "another.").format(table=mine.id))
         if len(open_here) >= cfg.max_tables_per_channel:
-            return await self.reply(interaction, f"This channel already has {len(open_here)} open tables.")
+            return await self.reply(interaction, ngettext(
+                "This channel already has {n} open table.", "This channel already has {n} open tables.",
+                len(open_here)).format(n=len(open_here)))
         # the limits Discord shows are the ones enforced here (a client may send anything)
         for option in (*common_options(ui, cfg), *ui.lobby_options):
             value = given.get(option.name)
             if value is None:
                 continue
             if option.choices and value not in option.choices:
-                return await self.reply(interaction, f"`{option.name}` must be one of {', '.join(option.choices)}.")
+                return await self.reply(interaction, _("`{option}` must be one of {values}.").format(
+                    option=pgettext("option name", option.name), values=", ".join(option.choices)))
             if option.low is not None and not option.low <= value <= option.high:
-                return await self.reply(interaction, f"`{option.name}` must be {option.low}–{option.high}.")
+                return await self.reply(interaction, _("`{option}` must be {low}–{high}.").format(
+                    option=pgettext("option name", option.name), low=option.low, high=option.high))
         stake = cfg.default_stake if given.get("stake") is None else given["stake"]
         options = {**ui.table_options(given, stake=stake), "stake": stake,
                    "seats": given.get("seats") or ui.game.max_players,
-                   "turn_seconds": given.get("turn_seconds") or cfg.default_turn_seconds}
+                   "turn_seconds": given.get("turn_seconds") or cfg.default_turn_seconds,
+                   # the lobby and the table speak the host's language unless the table says otherwise
+                   "language": given.get("language") or i18n.current()}
         host = Seat(interaction.user.id, interaction.user.display_name)
+        guild_name = interaction.guild.name
         table_id = await self.db.insert_table(guild_id=interaction.guild.id, channel_id=interaction.channel_id,
                                               game=game, options=options, host_id=host.user_id,
-                                              seats=[host.to_json()])
+                                              seats=[host.to_json()], guild_name=guild_name)
         table = Table(id=table_id, guild_id=interaction.guild.id, channel_id=interaction.channel_id, game=game,
-                      options=options, host_id=host.user_id, status="lobby", seats=[host])
+                      options=options, host_id=host.user_id, status="lobby", seats=[host], guild_name=guild_name)
         self.tables[table_id] = table
         table.lobby_expires_at = now() + cfg.lobby_timeout_seconds
-        await interaction.response.send_message(embed=messages.lobby_embed(table, ui), view=messages.lobby_view(table))
+        with i18n.language(table.language):
+            embed, view = messages.lobby_embed(table, ui), messages.lobby_view(table)
+        await interaction.response.send_message(embed=embed, view=view)
         message = await interaction.original_response()
         table.lobby_message_id = message.id
         await self._save_table(table, lobby_message_id=message.id, lobby_expires_at=table.lobby_expires_at)
         self._arm_lobby_expiry(table)
+        await self._check_dms(interaction, table)
+
+    async def _check_dms(self, interaction: discord.Interaction, table: Table) -> None:
+        """A player learns at once, not at the deal, when his DMs are closed to the bot (and how
+        to play without them); the others get a word that their hand will arrive there."""
+        user = interaction.user
+        with i18n.language(await self.dm_language(user.id)):
+            text = _("You sit at **{game}** table #{table} in {server} · {channel}: your hand will arrive here "
+                     "when the game starts.").format(game=self.ui_of(table).game.title, table=table.id,
+                                                     server=table.guild_name or "", channel=f"<#{table.channel_id}>")
+        try:
+            await user.send(text)
+        except discord.HTTPException:
+            await interaction.followup.send(_(
+                "I can't send you DMs (your privacy settings close them to the bot). You can still play: when "
+                "the game starts, press **My hand** on the table message to see your hand and play privately. "
+                "To get your hand by DM, allow direct messages from server members."), ephemeral=True)
 
     def _arm_lobby_expiry(self, table: Table) -> None:
         if table.lobby_timer is not None:
@@ -80,28 +109,33 @@ class LobbyFlow(ServiceCore):
         if table.lobby_message_id is not None:
             try:
                 await channel.get_partial_message(table.lobby_message_id).edit(
-                    embed=messages.lobby_embed(table, self.ui_of(table),
-                                               note=f"Expired: nobody started this table within {minutes} minutes."),
-                    view=messages.lobby_view(table))
+                    **self._expired_lobby(table, minutes))
             except discord.HTTPException:
                 log.info("could not mark the expired lobby of table %s", table.id)
+
+    def _expired_lobby(self, table: Table, minutes: int) -> dict[str, Any]:
+        with i18n.language(table.language):
+            note = ngettext("Expired: nobody started this table within {n} minute.",
+                            "Expired: nobody started this table within {n} minutes.", minutes).format(n=minutes)
+            return {"embed": messages.lobby_embed(table, self.ui_of(table), note=note),
+                    "view": messages.lobby_view(table)}
 
     async def _lobby_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
         ui = self.ui_of(table)
         user = interaction.user
         async with table.lock:
             if table.status != "lobby":
-                raise Refused("This lobby is closed.")
+                raise Refused(_("This lobby is closed."))
             seat = table.seat_of(user.id)
             if key == "join":
                 if seat is not None:
-                    raise Refused("You are already seated at this table.")
+                    raise Refused(_("You are already seated at this table."))
                 if len(table.seats) >= table.max_seats:
-                    raise Refused("This table is full.")
+                    raise Refused(_("This table is full."))
                 table.seats.append(Seat(user.id, user.display_name))
             elif key == "leave":
                 if seat is None:
-                    raise Refused("You are not seated at this table.")
+                    raise Refused(_("You are not seated at this table."))
                 del table.seats[seat]
                 if user.id == table.host_id:
                     humans = [s for s in table.seats if not s.is_ai]
@@ -111,21 +145,23 @@ class LobbyFlow(ServiceCore):
                         table.host_id = humans[0].user_id
             elif key == "ai":
                 if seat is None:
-                    raise Refused("Only seated players can add AI seats.")
+                    raise Refused(_("Only seated players can add AI seats."))
                 if len(table.seats) >= table.max_seats:
-                    raise Refused("This table is full.")
+                    raise Refused(_("This table is full."))
                 taken = {s.name for s in table.seats}
                 table.seats.append(Seat(None, next(f"AI {n}" for n in range(1, 10) if f"AI {n}" not in taken)))
             elif key in ("start", "cancel"):
                 if user.id != table.host_id:
-                    raise Refused(f"Only the host, <@{table.host_id}>, can {key} this table.")
+                    raise Refused((_("Only the host, {host}, can start this table.") if key == "start" else
+                                   _("Only the host, {host}, can cancel this table.")).format(host=f"<@{table.host_id}>"))
                 if key == "cancel":
                     table.status = "cancelled"
                 elif len(table.seats) < ui.game.min_players:
-                    raise Refused(f"{ui.game.title} needs at least {ui.game.min_players} players "
-                                  "(use **Add AI** to fill seats).")
+                    raise Refused(ngettext("{game} needs at least {n} player (use **Add AI** to fill seats).",
+                                           "{game} needs at least {n} players (use **Add AI** to fill seats).",
+                                           ui.game.min_players).format(game=ui.game.title, n=ui.game.min_players))
             else:
-                raise Refused("That control is not valid.")
+                raise Refused(_("That control is not valid."))
             await self._save_table(table, seats=table.seats_json(), status=table.status,
                                    host_id=table.host_id)
             if table.status == "cancelled":
@@ -133,10 +169,14 @@ class LobbyFlow(ServiceCore):
             if table.status != "lobby" and table.lobby_timer is not None:
                 table.lobby_timer.cancel()
                 table.lobby_timer = None
-            await interaction.response.edit_message(embed=messages.lobby_embed(table, ui),
-                                                    view=messages.lobby_view(table))
+            with i18n.language(table.language):
+                embed, view = messages.lobby_embed(table, ui), messages.lobby_view(table)
+            await interaction.response.edit_message(embed=embed, view=view)
+            if key == "join":
+                await self._check_dms(interaction, table)
             if key == "start":
-                await self._start_game(table, interaction.message)
+                with i18n.language(table.language):
+                    await self._start_game(table, interaction.message)
 
     async def _start_game(self, table: Table, lobby_message: discord.Message | None) -> None:
         """Deal, persist, open the thread, post the table and send the hands. Caller holds the lock."""
@@ -169,7 +209,8 @@ class LobbyFlow(ServiceCore):
         table.timeouts.clear()
         table.hand_messages.clear()
         table.dm_closed.clear()
-        table.log.append(f"Game {table.game_no} dealt; {table.seats[0].name} opens.")
+        table.log.append(_("Game {number} dealt; {player} opens.").format(number=table.game_no,
+                                                                           player=table.seats[0].name))
         if lobby_message is not None and table.thread_id is None:
             table.thread_id = await self._open_thread(table, lobby_message)
         channel = self._channel(table.play_channel_id)
@@ -222,10 +263,10 @@ class LobbyFlow(ServiceCore):
 
     async def _rematch(self, interaction: discord.Interaction, table: Table) -> None:
         if table.seat_of(interaction.user.id) is None:
-            raise Refused("Only the players of this table can ask for a rematch.")
+            raise Refused(_("Only the players of this table can ask for a rematch."))
         async with table.lock:
             if table.status != "finished":
-                raise Refused("A rematch is already open.")
+                raise Refused(_("A rematch is already open."))
             table.status = "lobby"
             if table.state is not None and table.state.is_over:
                 # Winner first next game (after a draw the next seat opens).
@@ -237,8 +278,9 @@ class LobbyFlow(ServiceCore):
             table.state = None
             await interaction.response.defer()
             channel = self._channel(table.play_channel_id)
-            message = await channel.send(embed=messages.lobby_embed(table, self.ui_of(table)),
-                                         view=messages.lobby_view(table))
+            with i18n.language(table.language):
+                embed, view = messages.lobby_embed(table, self.ui_of(table)), messages.lobby_view(table)
+            message = await channel.send(embed=embed, view=view)
             table.lobby_message_id = message.id
             table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
             await self._save_table(table, status="lobby", lobby_message_id=message.id,

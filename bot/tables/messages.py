@@ -10,6 +10,8 @@ import discord
 from rendering.hand import render_hand_async
 from rendering.table_picture import render_table_picture_async
 
+from bot.i18n import _, ngettext, number, pgettext
+
 from .adapter import GameUI, Selection
 from .controls import ControlId, button, select
 from .model import Table
@@ -24,24 +26,41 @@ def seat_label(table: Table, index: int) -> str:
     return f"💤 {seat.name}" if seat.away else seat.name
 
 
+def chips(amount: int, *, signed: bool = False) -> str:
+    """``+12 chips`` / ``1 chip``, in the current language."""
+    return ngettext("{n} chip", "{n} chips", abs(amount)).format(n=number(amount, signed=signed))
+
+
+def option_value(option: Any, value: Any) -> str:
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    if option is not None and option.choices:
+        return pgettext("choice", option.choice_name(str(value)))
+    return number(value) if isinstance(value, int) else str(value)
+
+
 def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord.Embed:
     """The lobby; ``note`` replaces the status line (e.g. why the lobby closed)."""
     game = ui.game
-    embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=COLOUR)
-    status = note or {"lobby": "Waiting for players", "cancelled": "Cancelled", "playing": "Playing",
-                      "finished": "Finished"}[table.status]
-    embed.description = (
-        f"**{status}** · host <@{table.host_id}>\n"
-        f"Stake **{table.stake}** chips · turn **{table.turn_seconds}s** · "
-        f"seats {len(table.seats)}/{table.max_seats} (needs {game.min_players}+)"
-    )
-    extra = [f"{k.replace('_', ' ')} **{v}**" for k, v in table.options.items()
-             if k not in {"stake", "turn_seconds", "seats"}]
+    embed = discord.Embed(title=_("{game} · table #{table}").format(game=game.title, table=table.id), colour=COLOUR)
+    status = note or {"lobby": _("Waiting for players"), "cancelled": _("Cancelled"), "playing": _("Playing"),
+                      "finished": _("Finished")}[table.status]
+    embed.description = "\n".join([
+        _("**{status}** · host <@{host}>").format(status=status, host=table.host_id),
+        _("Stake **{chips}** · {seconds} per move · {seats}").format(
+            chips=chips(table.stake), seconds=ngettext("{n} second", "{n} seconds", table.turn_seconds).format(
+                n=table.turn_seconds),
+            seats=ngettext("{taken}/{n} seat taken (needs {min}+)", "{taken}/{n} seats taken (needs {min}+)",
+                           table.max_seats).format(taken=len(table.seats), n=table.max_seats, min=game.min_players)),
+    ])
+    options = {option.name: option for option in ui.lobby_options}
+    extra = [f"{_(options[key].label) if key in options else key} **{option_value(options.get(key), value)}**"
+             for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats"}]
     if extra:
         embed.description += "\n" + " · ".join(extra)
     lines = [f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))]
-    embed.add_field(name="Players", value="\n".join(lines) or "—", inline=False)
-    embed.set_footer(text="Join to play · the host starts the game · hands arrive by DM")
+    embed.add_field(name=_("Players"), value="\n".join(lines) or "—", inline=False)
+    embed.set_footer(text=_("Join to play · the host starts the game · hands arrive by DM"))
     return embed
 
 
@@ -50,11 +69,11 @@ def lobby_view(table: Table) -> discord.ui.View:
     open_ = table.status == "lobby"
     full = len(table.seats) >= table.max_seats
     for key, label, style, enabled in (
-        ("join", "Join", "success", open_ and not full),
-        ("leave", "Leave", "secondary", open_),
-        ("ai", "Add AI", "secondary", open_ and not full),
-        ("start", "Start", "primary", open_),
-        ("cancel", "Cancel", "danger", open_),
+        ("join", _("Join"), "success", open_ and not full),
+        ("leave", _("Leave"), "secondary", open_),
+        ("ai", _("Add AI"), "secondary", open_ and not full),
+        ("start", _("Start"), "primary", open_),
+        ("cancel", _("Cancel"), "danger", open_),
     ):
         view.add_item(button(ControlId("lobby", table.id, key), label, style=style, enabled=enabled))
     return view
@@ -62,7 +81,7 @@ def lobby_view(table: Table) -> discord.ui.View:
 
 def next_round_view(table: Table) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(button(ControlId("table", table.id, "next"), "Next round", style="primary"))
+    view.add_item(button(ControlId("table", table.id, "next"), _("Next round"), style="primary"))
     return view
 
 
@@ -70,24 +89,24 @@ def round_embed(table: Table, ui: GameUI, view: dict, names: list[str], index: i
     """A round's result in a match: what happened (the engine's phrases, with names), each
     seat's points and new total."""
     result = view["round_results"][index]
-    embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · round {index + 1} — result",
-                          colour=COLOUR)
+    embed = discord.Embed(title=_("{game} · table #{table} · round {round} — result").format(
+        game=ui.game.title, table=table.id, round=index + 1), colour=COLOUR)
     embed.description = ui.summary_text(result.get("phrases", ()), names)
-    embed.add_field(name="Points → totals", value="\n".join(ui.round_lines(view, names, index))[:1024] or "—",
+    embed.add_field(name=_("Points → totals"), value="\n".join(ui.round_lines(view, names, index))[:1024] or "—",
                     inline=False)
     if index == len(view["round_results"]) - 1 and table.pause_until is not None and view.get("outcome") is None:
-        embed.set_footer(text="The next round starts when everyone still in clicks Next round, "
-                              "or after the pause.")
+        embed.set_footer(text=_("The next round starts when everyone still in clicks Next round, "
+                                "or after the pause."))
     return embed
 
 
 def table_view(table: Table, *, rematch: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if rematch:
-        view.add_item(button(ControlId("table", table.id, "rematch"), "Rematch", style="success"))
+        view.add_item(button(ControlId("table", table.id, "rematch"), _("Rematch"), style="success"))
         return view
-    view.add_item(button(ControlId("table", table.id, "hand"), "My hand", style="primary", emoji="🂠"))
-    view.add_item(button(ControlId("table", table.id, "back"), "I'm back", style="secondary"))
+    view.add_item(button(ControlId("table", table.id, "hand"), _("My hand"), style="primary", emoji="🂠"))
+    view.add_item(button(ControlId("table", table.id, "back"), _("I'm back"), style="secondary"))
     return view
 
 
@@ -107,34 +126,37 @@ def table_embed(table: Table, ui: GameUI, *, picture: bool = False) -> discord.E
     table's image, attached as ``table.png``, is shown in it."""
     view = table.state.view(None)
     names = [seat_label(table, i) for i in range(len(table.seats))]
-    embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · game {table.game_no}", colour=COLOUR)
+    embed = discord.Embed(title=_("{game} · table #{table} · game {number}").format(
+        game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
     if picture:
         embed.set_image(url="attachment://table.png")
     lines = []
     between_rounds = table.pause_until is not None and not ui.deciding(view)
     if view.get("outcome") is None and between_rounds:
-        lines.append(f"Round {table.rounds_done()} is over · the next round starts <t:{int(table.pause_until)}:R> "
-                     "(or when everyone clicks **Next round**)")
+        lines.append(_("Round {round} is over · the next round starts {when} (or when everyone clicks "
+                       "**Next round**)").format(round=table.rounds_done(), when=f"<t:{int(table.pause_until)}:R>"))
     elif view.get("outcome") is None:
         acting = ", ".join(f"**{names[s]}**" for s in view["to_act"])
-        turn = f"Turn: {acting}"
         if table.deadline is not None and any(not table.seats[s].auto for s in view["to_act"]):
-            turn += f" · time runs out <t:{int(table.deadline)}:R>"
-        lines.append(turn)
+            lines.append(_("Turn: {players} · time runs out {when}").format(
+                players=acting, when=f"<t:{int(table.deadline)}:R>"))
+        else:
+            lines.append(_("Turn: {players}").format(players=acting))
     else:
-        lines.append("**Game over**")
+        lines.append(_("**Game over**"))
     summary = ui.table_summary(view)
     if summary:
         lines.append(summary)
     if view.get("pot") is not None:  # a match played for a pot
-        lines.append(f"Stake {table.stake} · pot **{view['pot'] * table.stake}** chips")
+        lines.append(_("Stake {stake} · pot **{pot}**").format(stake=chips(table.stake),
+                                                                pot=chips(view["pot"] * table.stake)))
     else:
-        lines.append(f"Stake {table.stake}")
+        lines.append(_("Stake {stake}").format(stake=chips(table.stake)))
     embed.description = "\n".join(lines)
     for name, value in ui.table_fields(view, names):
         embed.add_field(name=name, value=value[:1024], inline=False)
     if table.log:
-        embed.add_field(name="Last moves", value="\n".join(table.log)[-1024:], inline=False)
+        embed.add_field(name=_("Last moves"), value="\n".join(table.log)[-1024:], inline=False)
     return embed
 
 
@@ -150,17 +172,19 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
     arranged = table.arranged.get(seat, True)
     names = [seat_label(table, i) for i in range(len(table.seats))]
     image = ui.hand_image(view, selection, arranged)
-    content = f"**{ui.game.title} · table #{table.id}** · <#{table.play_channel_id}>\n" + ui.hand_status(view, names)
+    content = _("**{game} · table #{table}** · {server} · <#{channel}>").format(
+        game=ui.game.title, table=table.id, server=table.guild_name or _("a server"),
+        channel=table.play_channel_id) + "\n" + ui.hand_status(view, names)
     between_rounds = table.pause_until is not None and not ui.deciding(view)
     if seat in view.get("to_act", ()) and table.deadline is not None and view.get("outcome") is None \
             and not table.seats[seat].auto and not between_rounds:
-        content += f"\n⏱️ Time runs out <t:{int(table.deadline)}:R>."
+        content += "\n⏱️ " + _("Time runs out {when}.").format(when=f"<t:{int(table.deadline)}:R>")
     away = table.seats[seat].away
     if away:
-        content += "\n💤 You are marked away: the AI plays for you until you click **I'm back**."
+        content += "\n💤 " + _("You are marked away: the AI plays for you until you click **I'm back**.")
     if between_rounds and view.get("outcome") is None:
-        content += (f"\n⏸️ Round {table.rounds_done()} is over (its result is in <#{table.play_channel_id}>). "
-                    f"The next round starts <t:{int(table.pause_until)}:R>.")
+        content += "\n⏸️ " + _("Round {round} is over (its result is in {channel}). The next round starts {when}.").format(
+            round=table.rounds_done(), channel=f"<#{table.play_channel_id}>", when=f"<t:{int(table.pause_until)}:R>")
     over = view.get("outcome") is not None or between_rounds
     controls = discord.ui.View(timeout=None)
     signature: tuple = (content, over)
@@ -181,10 +205,12 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
             controls.add_item(button(control(spec_button.key), spec_button.label, style=spec_button.style,
                                      enabled=spec_button.enabled, row=spec_button.row))
         if away:  # the AI plays this seat: the one control is coming back
-            controls.add_item(button(ControlId("table", table.id, "back"), "I'm back", style="success"))
+            controls.add_item(button(ControlId("table", table.id, "back"), _("I'm back"), style="success"))
         signature += (table.version, tuple(selection), tuple(sorted(selection.picks.items())),
                       tuple((b.key, b.enabled, b.label) for b in specs),
                       tuple((s.key, tuple((o.value, o.label) for o in s.options), tuple(s.selected)) for s in selects))
+    if table.table_message_id is not None:
+        controls.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=_("Go to table"), url=table.jump_url))
     now_shown = (image, signature)
     if shown is not None and shown == now_shown:
         return None
@@ -207,24 +233,28 @@ def seat_selection(table: Table, ui: GameUI, view: dict, seat: int) -> Selection
 
 def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
     """The end of a game: summary (from the engine's phrases and the seats' names), ranking, payments."""
-    embed = discord.Embed(title=f"{ui.game.title} · table #{table.id} · game {table.game_no} — result",
-                          colour=COLOUR)
+    embed = discord.Embed(title=_("{game} · table #{table} · game {number} — result").format(
+        game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
     summary = ui.summary_text(outcome.summary, names)
-    embed.description = summary or ("Drawn game: no payments." if outcome.is_draw else "")
+    embed.description = summary or (_("Drawn game: no payments.") if outcome.is_draw else "")
     ga_stake = int(table.options.get("ga_stake", 0))
-    chips = outcome.chips(table.stake)
+    won = outcome.chips(table.stake)
     lines = []
     for r in sorted(outcome.results, key=lambda r: (r.rank, r.seat)):
-        points = "" if r.points is None else f" · {r.points} pts"
-        notes = f" · {', '.join(r.notes)}" if r.notes else ""
-        ga = f" · {r.ga:+d} gà" if r.ga else ""
-        lines.append(f"**{r.rank}. {names[r.seat]}**{points}{notes} · **{chips[r.seat] + r.ga * ga_stake:+d}** chips{ga}")
-    embed.add_field(name="Ranking", value="\n".join(lines), inline=False)
+        parts = [f"**{r.rank}. {names[r.seat]}**"]
+        if r.points is not None:
+            parts.append(ngettext("{n} point", "{n} points", abs(r.points)).format(n=number(r.points)))
+        parts += [ui.note_text(note) for note in r.notes]
+        parts.append(f"**{chips(won[r.seat] + r.ga * ga_stake, signed=True)}**")
+        if r.ga:
+            parts.append(f"{number(r.ga, signed=True)} gà")
+        lines.append(" · ".join(parts))
+    embed.add_field(name=_("Ranking"), value="\n".join(lines), inline=False)
     if outcome.transfers:
-        transfers = [f"{names[t.payer]} → {names[t.payee]}: {t.units * table.stake} ({t.reason})"
+        transfers = [f"{names[t.payer]} → {names[t.payee]}: {chips(t.units * table.stake)} ({ui.note_text(t.reason)})"
                      for t in outcome.transfers]
-        embed.add_field(name="Payments", value="\n".join(transfers)[:1024], inline=False)
-    embed.set_footer(text="Chips record play among friends; they are not money. Rematch keeps the seats.")
+        embed.add_field(name=_("Payments"), value="\n".join(transfers)[:1024], inline=False)
+    embed.set_footer(text=_("Chips record play among friends; they are not money. Rematch keeps the seats."))
     return embed
 
 

@@ -50,6 +50,7 @@ class Table:
     status: str
     seats: list[Seat]
     game_no: int = 0
+    guild_name: str | None = None  # named in the players' DMs
     thread_id: int | None = None
     lobby_message_id: int | None = None
     table_message_id: int | None = None
@@ -84,6 +85,17 @@ class Table:
     @property
     def play_channel_id(self) -> int:
         return self.thread_id or self.channel_id
+
+    @property
+    def language(self) -> str:
+        """The language of the lobby and table messages (players' DMs follow their own)."""
+        return str(self.options.get("language", "en"))
+
+    @property
+    def jump_url(self) -> str:
+        """A link to the table message (or the lobby before the first deal)."""
+        message = self.table_message_id or self.lobby_message_id or ""
+        return f"https://discord.com/channels/{self.guild_id}/{self.play_channel_id}/{message}".rstrip("/")
 
     @property
     def stake(self) -> int:

@@ -9,7 +9,9 @@ from typing import Any
 
 import discord
 
+from bot import i18n
 from bot.games.base import Event, IllegalAction
+from bot.i18n import _
 
 from . import messages
 from .controls import ControlId
@@ -33,7 +35,9 @@ class PlayFlow(ServiceCore):
         loses its buttons (a new round, or a decision that must notify its player)."""
         user_id = table.seats[seat].user_id
         previous = table.hand_messages.get(seat) if replace else None
-        payload = await messages.hand_payload(table, self.ui_of(table), seat)
+        with i18n.language(await self.dm_language(user_id)):
+            payload = await messages.hand_payload(table, self.ui_of(table), seat)
+            moved = _("*This hand has moved to the newest message below.*")
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             message = await user.send(content=payload["content"], file=messages.png_file(payload["png"]),
@@ -41,17 +45,17 @@ class PlayFlow(ServiceCore):
         except discord.HTTPException as exc:  # 50007: the user does not accept DMs from us
             log.info("cannot DM user %s (%s)", user_id, exc)
             table.dm_closed.add(seat)
-            await self._channel(table.play_channel_id).send(
-                f"<@{user_id}>, I can't send you a DM (your DMs are closed). "
-                "Use **My hand** on the table message to play.",
-                allowed_mentions=discord.AllowedMentions(users=True))
+            with i18n.language(table.language):
+                notice = _("{player}, I can't send you a DM (your DMs are closed). Use **My hand** on the table "
+                           "message to play.").format(player=f"<@{user_id}>")
+            await self._channel(table.play_channel_id).send(notice, allowed_mentions=discord.AllowedMentions(users=True))
             return
         table.hand_messages[seat] = HandMessage(message.channel.id, message.id, payload["shown"])
         await self.db.save_hand_message(table.game_id, seat, message.channel.id, message.id)
         if previous is not None:
             try:
                 await self._channel(previous.channel_id).get_partial_message(previous.message_id).edit(
-                    content="*This hand has moved to the newest message below.*", view=None)
+                    content=moved, view=None)
             except discord.HTTPException:
                 log.info("could not retire an old hand message of table %s", table.id)
 
@@ -59,14 +63,14 @@ class PlayFlow(ServiceCore):
                           values: list[str]) -> None:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise Refused("You are not playing at this table.")
+            raise Refused(_("You are not playing at this table."))
         if table.status != "playing" or control.game_no != table.game_no:
-            raise Refused("That game is over.")
+            raise Refused(_("That game is over."))
         ui = self.ui_of(table)
         refusal = None
         async with self._lock_or_defer(table, interaction):
             if control.version != table.version or table.state.is_over:
-                refusal = "That button is from an earlier turn; your hand is now up to date."
+                refusal = _("That button is from an earlier turn; your hand is now up to date.")
             elif control.key == "sel":
                 # a forged or stale select may carry anything: keep only cards this seat holds
                 table.selection[seat] = ui.keep_selection(table.state.view(seat), values)
@@ -74,7 +78,7 @@ class PlayFlow(ServiceCore):
                 table.arranged[seat] = not table.arranged.get(seat, True)
             elif control.key in ui.helper_keys:
                 if control.key == "quick" and seat not in table.state.to_act:
-                    refusal = "It is not your turn."
+                    refusal = _("It is not your turn.")
                 else:
                     try:
                         chosen = ui.helper(control.key, table.state, seat,
@@ -98,8 +102,8 @@ class PlayFlow(ServiceCore):
                 else:
                     picks.pop(control.key, None)
             elif self._between_rounds(table) and not self._deciding(table):
-                refusal = (f"This round is over: the next one starts <t:{int(table.pause_until)}:R>, or as soon "
-                           "as everyone clicks **Next round** on the round's result.")
+                refusal = _("This round is over: the next one starts {when}, or as soon as everyone clicks "
+                            "**Next round** on the round's result.").format(when=f"<t:{int(table.pause_until)}:R>")
             else:
                 view = table.state.view(seat)
                 try:
@@ -202,7 +206,8 @@ class PlayFlow(ServiceCore):
         table.selection.pop(seat, None)
         table.picks.pop(seat, None)
         names = table.names()
-        table.log.extend(self.ui_of(table).event_text(event, names) for event in events)
+        with i18n.language(table.language):
+            table.log.extend(self.ui_of(table).event_text(event, names) for event in events)
         return events
 
     async def _reload_state(self, table: Table) -> None:
@@ -276,10 +281,13 @@ class PlayFlow(ServiceCore):
         (caller holds the lock); timeouts in a row mark him away."""
         seat = table.state.to_act[0]
         table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
-        table.log.append(f"⏰ {table.seats[seat].name} ran out of time; the AI played.")
-        if table.timeouts[seat] >= self.config.away_after_timeouts:
-            table.seats[seat].away = True
-            table.log.append(f"💤 {table.seats[seat].name} is away; the AI plays until they are back.")
+        name = table.seats[seat].name
+        with i18n.language(table.language):
+            table.log.append("⏰ " + _("{player} ran out of time; the AI played.").format(player=name))
+            if table.timeouts[seat] >= self.config.away_after_timeouts:
+                table.seats[seat].away = True
+                table.log.append("💤 " + _("{player} is away; the AI plays until they are back.").format(player=name))
+        if table.seats[seat].away:
             await self._save_table(table, seats=table.seats_json())
         await self._apply(table, seat, self.ui_of(table).timeout_action(table.state, seat), timed_out=True)
         self._after_move(table)
@@ -333,20 +341,23 @@ class PlayFlow(ServiceCore):
         ui = self.ui_of(table)
         if table.table_message_id is not None:
             over = table.state.is_over
-            picture = messages.table_picture(table, ui)
-            embed = messages.table_embed(table, ui, picture=picture is not None)
+            with i18n.language(table.language):
+                picture = messages.table_picture(table, ui)
+                embed = messages.table_embed(table, ui, picture=picture is not None)
+                controls = None if over else messages.table_view(table)
             shown = (embed.to_dict(), over, picture)
             if shown != table.table_shown:  # a burst may ask twice for the same picture
                 kwargs: dict[str, Any] = {}
                 if picture is not None and picture != table.picture_shown:
                     kwargs["attachments"] = [await messages.table_png(picture)]
                 message = self._channel(table.play_channel_id).get_partial_message(table.table_message_id)
-                await message.edit(embed=embed, view=None if over else messages.table_view(table), **kwargs)
+                await message.edit(embed=embed, view=controls, **kwargs)
                 table.table_shown, table.picture_shown = shown, picture
         for seat, tracked in list(table.hand_messages.items()):
             if tracked.answering:
                 continue
-            payload = await messages.hand_payload(table, ui, seat, tracked.shown)
+            with i18n.language(await self.dm_language(table.seats[seat].user_id)):
+                payload = await messages.hand_payload(table, ui, seat, tracked.shown)
             if payload is None:
                 continue
             kwargs: dict[str, Any] = {"content": payload["content"], "view": payload["view"]}
@@ -391,7 +402,8 @@ class PlayFlow(ServiceCore):
         self._start_turn(table)
         await self._save_table(table, pause_until=None, turn_deadline=table.deadline)
         round_no = table.rounds_done() + 1
-        table.log.append(f"Round {round_no} dealt.")
+        with i18n.language(table.language):
+            table.log.append(_("Round {round} dealt.").format(round=round_no))
         self._schedule(table)
         for seat in self._humans_in_match(table):
             if seat not in table.dm_closed:
@@ -402,18 +414,19 @@ class PlayFlow(ServiceCore):
         """**Next round**: the round starts as soon as every person still in has clicked it."""
         async with table.lock:
             if not self._between_rounds(table) or table.status != "playing":
-                raise Refused("There is no round to wait for.")
+                raise Refused(_("There is no round to wait for."))
             if seat not in self._humans_in_match(table):
-                raise Refused("You are out of the match; the others play on.")
+                raise Refused(_("You are out of the match; the others play on."))
             table.ready.add(seat)
             waiting = [table.seats[s].name for s in self._humans_in_match(table) if s not in table.ready]
             if self._deciding(table):
                 who = ", ".join(table.seats[s].name for s in table.state.to_act)
-                text = f"Ready. The next round starts once {who} has decided."
+                text = _("Ready. The next round starts once {players} has decided.").format(players=who)
             elif waiting:
-                text = f"Ready. Waiting for {', '.join(waiting)} (or <t:{int(table.pause_until)}:R>)."
+                text = _("Ready. Waiting for {players} (or {when}).").format(
+                    players=", ".join(waiting), when=f"<t:{int(table.pause_until)}:R>")
             else:
-                text = "Everyone is ready: the next round starts."
+                text = _("Everyone is ready: the next round starts.")
             if not waiting and not self._deciding(table):
                 await self._next_round(table)
         await self.reply(interaction, text)
@@ -437,13 +450,16 @@ class PlayFlow(ServiceCore):
         view = table.state.view(None)
         names = table.names()
         last = index == len(view["round_results"]) - 1
-        embed = messages.round_embed(table, ui, view, names, index)
-        kwargs: dict[str, Any] = {"embed": embed}
-        if last and self._between_rounds(table) and not table.state.is_over:
-            kwargs["view"] = messages.next_round_view(table)
+        with i18n.language(table.language):
+            embed = messages.round_embed(table, ui, view, names, index)
+            kwargs: dict[str, Any] = {"embed": embed}
+            if last and self._between_rounds(table) and not table.state.is_over:
+                kwargs["view"] = messages.next_round_view(table)
+            rows = ui.round_rows(view, names, index)
+            title = _("{game} · table #{table} · round {round}").format(game=ui.game.title, table=table.id,
+                                                                         round=index + 1)
         try:
-            png = await render_rows_async(ui.round_rows(view, names, index), deck=ui.deck,
-                                          title=f"{ui.game.title} · table #{table.id} · round {index + 1}")
+            png = await render_rows_async(rows, deck=ui.deck, title=title)
         except Exception:
             log.exception("rendering round %s of table %s failed; posting it without the image", index + 1, table.id)
         else:

@@ -13,6 +13,9 @@ from datetime import datetime, timedelta, timezone
 import discord
 
 from . import messages
+from bot import i18n
+from bot.i18n import _
+
 from .controls import ControlId
 from .core import Refused, now
 from .ending import EndFlow
@@ -30,29 +33,32 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
     """Every table of the bot: Discord events in, engine actions applied, messages out."""
 
     async def handle(self, interaction: discord.Interaction, control: ControlId | None, values: list[str]) -> None:
-        try:
-            if control is None:
-                raise Refused("That control is not valid.")
-            table = self.tables.get(control.table_id)
-            if table is None:
-                raise Refused("This table is closed.")
-            if control.kind == "lobby":
-                await self._lobby_click(interaction, table, control.key)
-            elif control.kind == "table":
-                await self._table_click(interaction, table, control.key)
-            else:
-                await self._play_click(interaction, table, control, values)
-        except Refused as refusal:
-            await self.reply(interaction, str(refusal))
+        # what the clicker is told privately speaks his language; what the table shows, the
+        # table's; his DMs, his own
+        with i18n.language(await self.language_of(interaction)):
+            try:
+                if control is None:
+                    raise Refused(_("That control is not valid."))
+                table = self.tables.get(control.table_id)
+                if table is None:
+                    raise Refused(_("This table is closed."))
+                if control.kind == "lobby":
+                    await self._lobby_click(interaction, table, control.key)
+                elif control.kind == "table":
+                    await self._table_click(interaction, table, control.key)
+                else:
+                    await self._play_click(interaction, table, control, values)
+            except Refused as refusal:
+                await self.reply(interaction, str(refusal))
 
     async def _table_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
         seat = table.seat_of(interaction.user.id)
         if key == "rematch":
             return await self._rematch(interaction, table)
         if seat is None:
-            raise Refused("You are not playing at this table.")
+            raise Refused(_("You are not playing at this table."))
         if table.status != "playing":
-            raise Refused("This game is over.")
+            raise Refused(_("This game is over."))
         if key == "next":
             return await self.ready_for_next_round(interaction, table, seat)
         if key == "hand":
@@ -62,17 +68,17 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
         elif key == "back":
             async with table.lock:
                 if not table.seats[seat].away:
-                    raise Refused("You are not marked away.")
+                    raise Refused(_("You are not marked away."))
                 table.seats[seat].away = False
                 table.timeouts[seat] = 0
                 self._start_turn(table)
                 await self._save_table(table, seats=table.seats_json(), timeouts=table.timeouts,
                                        turn_deadline=table.deadline)
                 self._schedule(table)
-            await self.reply(interaction, "Welcome back! You play your own seat again.")
+            await self.reply(interaction, _("Welcome back! You play your own seat again."))
             self.request_refresh(table)
         else:
-            raise Refused("That control is not valid.")
+            raise Refused(_("That control is not valid."))
 
     async def restore(self) -> None:
         """Rebuild every open table from the database after a (re)start."""
@@ -83,6 +89,7 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
             table = Table(id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
                           options=json.loads(row["options"]), host_id=row["host_id"], status=row["status"],
                           seats=[Seat.from_json(s) for s in json.loads(row["seats"])], game_no=row["game_no"],
+                          guild_name=row["guild_name"],
                           thread_id=row["thread_id"], lobby_message_id=row["lobby_message_id"],
                           table_message_id=row["table_message_id"], lobby_expires_at=row["lobby_expires_at"],
                           deadline=row["turn_deadline"], pause_until=row["pause_until"],
@@ -105,7 +112,8 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
                 elif table.rounds_posted < table.rounds_done():
                     self._spawn(self._post_round_results(table), f"round-{table.id}")
                 continue
-            table.log.append("♻️ The bot restarted; the game goes on.")
+            with i18n.language(table.language):
+                table.log.append("♻️ " + _("The bot restarted; the game goes on."))
             moved = await self.db.last_turn_deadline(table.game_id)
             if moved is not None:
                 # deadlines only grow: the later of the last move's and the table's (set at the

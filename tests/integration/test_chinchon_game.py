@@ -54,7 +54,7 @@ async def test_a_whole_match_with_a_buy_back_and_restarts(simcord_env, bot_facto
     seat = table.seat_of(lan.id)
     assert table.state.buybacks[seat] == 1 and table.state.totals[seat] == 10  # AI 2's total
     board = next(m for m in play_channel(players).history() if m.id == table.table_message_id)
-    assert "pot **40** chips" in board.embeds[0].description  # three stakes and a buy-back
+    assert "pot **40 chips**" in board.embeds[0].description  # three stakes and a buy-back
     assert "bought back" in [f.value for f in board.embeds[0].fields][seat]
 
     # a restart between two rounds: the pause survives, Next round starts the next round

@@ -20,7 +20,7 @@ async def test_lobby_buttons_and_seats(simcord_env):
     lan, minh, duc = players.members
     lobby = await open_table(players, stake=5, seats=3, turn_seconds=30)
     assert list(buttons(lobby)) == ["Join", "Leave", "Add AI", "Start", "Cancel"]
-    assert "Stake **5**" in lobby.embeds[0].description
+    assert "Stake **5 chips** · 30 seconds per move · 1/3 seats taken" in lobby.embeds[0].description
     assert "lan" in lobby.embeds[0].fields[0].value
 
     await minh.click(lobby, label="Join")
