@@ -13,6 +13,8 @@ from discord.ext import commands
 
 from rendering import warm_sprites
 
+from . import i18n
+from .i18n import _
 from .config import Config
 from .db import Database
 from .tables.controls import Control
@@ -21,7 +23,8 @@ from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.phom", "cogs.chan", "cogs.tusac", "cogs.chinchon", "cogs.concan", "cogs.stats", "cogs.rules")
+EXTENSIONS = ("cogs.phom", "cogs.chan", "cogs.tusac", "cogs.chinchon", "cogs.concan", "cogs.stats", "cogs.rules",
+              "cogs.settings")
 
 
 class ChieuBot(commands.Bot):
@@ -73,7 +76,8 @@ class ChieuBot(commands.Bot):
             return
         custom_id = (interaction.data or {}).get("custom_id", "")
         if custom_id.startswith("chieu:") and not _has_component(interaction.message, custom_id):
-            await interaction.response.send_message("That control is not valid.", ephemeral=True)
+            with i18n.language(await self.tables.language_of(interaction)):
+                await interaction.response.send_message(_("That control is not valid."), ephemeral=True)
 
     async def sync_commands(self) -> None:
         mode = self.config.sync_commands

@@ -10,7 +10,8 @@ import copy
 
 from bot.games import chinchon, chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
+from bot.i18n import C_, N_, _, ngettext
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Pile, SeatBox, TablePicture
@@ -24,7 +25,7 @@ def card_label(card: str, spanish: bool = False) -> str:
     """``"TH"`` -> ``"10♥"``; Spanish ``"12E"`` -> ``"12 espadas"``; ``"JK=5H"`` -> ``"Joker (5♥)"``.
     (``7C`` is the seven of clubs in the French pack and of copas in the Spanish one.)"""
     if card.startswith("JK"):
-        return f"Joker ({card_label(card[3:], spanish)})" if "=" in card else "Joker"
+        return _("Joker ({card})").format(card=card_label(card[3:], spanish)) if "=" in card else _("Joker")
     rank, suit = card[:-1], card[-1]
     if spanish:
         return f"{rank} {SPANISH_SUITS[suit]}"
@@ -45,16 +46,22 @@ def display_groups(view: dict, arranged: bool) -> list[list[str]]:
 class ChinchonUI(CopyTokensUI):
     game = chinchon.GAME
     deck = "french"
-    description = "Chinchón: Spanish rummy for 2–4 players, a match of several rounds"
-    stake_description = "Chips each player pays into the pot (again at a buy-back)"
+    description = N_("Chinchón: Spanish rummy for 2–4 players, a match of several rounds")
+    new_description = N_("Open a Chinchón table in this channel")
+    stake_description = N_("Chips each player pays into the pot (again at a buy-back)")
     phrases = chinchon.PHRASES
     lobby_options = (
-        LobbyOption("deck", "The pack: French (default) or Spanish of 40 or 48 cards",
-                    choices=("french", "spanish40", "spanish48")),
-        LobbyOption("close_limit", "Most an unmatched card may be worth to close (default 5)", int, 0, 10),
-        LobbyOption("lay_off", "At the end of a round the others may lay off onto the closer's melds (default off)",
-                    bool),
-        LobbyOption("target", "The total that puts a player out (default 100)", int, 20, 500),
+        LobbyOption(C_("option name", "deck"), N_("The pack: French (default) or Spanish of 40 or 48 cards"),
+                    choices=("french", "spanish40", "spanish48"), label=N_("pack"),
+                    choice_names=(("french", C_("choice", "French")), ("spanish40", C_("choice", "Spanish, 40 cards")),
+                                  ("spanish48", C_("choice", "Spanish, 48 cards")))),
+        LobbyOption(C_("option name", "close_limit"), N_("Most an unmatched card may be worth to close (default 5)"),
+                    int, 0, 10, label=N_("closing limit")),
+        LobbyOption(C_("option name", "lay_off"),
+                    N_("At the end of a round the others may lay off onto the closer's melds (default off)"), bool,
+                    label=N_("lay-off")),
+        LobbyOption(C_("option name", "target"), N_("The total that puts a player out (default 100)"), int, 20, 500,
+                    label=N_("target")),
     )
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
@@ -118,14 +125,15 @@ class ChinchonUI(CopyTokensUI):
         caption = ""
         if arrangement is not None:
             deadwood = arrangement["deadwood"]
-            caption = "Every card melded: −10" if deadwood == -10 else f"Unmatched: {deadwood} points"
+            caption = _("Every card melded: −10") if deadwood == -10 else ngettext(
+                "Unmatched: {n} point", "Unmatched: {n} points", deadwood).format(n=deadwood)
             if view["can_close"]:
-                caption += " · you can close"
+                caption += " · " + _("you can close")
         if not view["in_match"][view["seat"]]:
-            caption = "Out of the match"
+            caption = _("Out of the match")
         return HandImage(groups=groups, selected=[i for i, t in enumerate(tokens) if t in selection],
                          marked=[i for i, c in enumerate(flat) if c == view["drawn"]],
-                         caption=caption, title="Your hand")
+                         caption=caption, title=_("Your hand"))
 
     # ---- controls
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
@@ -137,26 +145,27 @@ class ChinchonUI(CopyTokensUI):
         options = []
         for card, token in zip(shown, tokens_for([card_of_shown(c) for c in shown])):
             plain = card_of_shown(card)
-            note = "closes" if plain in closing else "unmatched" if card in unmatched else "in a meld"
+            note = _("closes") if plain in closing else _("unmatched") if card in unmatched else _("in a meld")
             options.append(SelectOption(token, self.card_label(plain), note))
-        return SelectSpec("Choose the card to discard or to close with", options, 1, selected=selection)
+        return SelectSpec(_("Choose the card to discard or to close with"), options, 1, selected=selection)
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
         legal = view["legal"]
         if view["phase"] == "buyback":
             if view["seat"] not in view["to_act"]:
                 return []
-            return [ButtonSpec("buyback", "Buy back in", "buyback" in legal, "success"),
-                    ButtonSpec("decline", "Decline", "decline" in legal, "danger")]
+            return [ButtonSpec("buyback", _("Buy back in"), "buyback" in legal, "success"),
+                    ButtonSpec("decline", _("Decline"), "decline" in legal, "danger")]
         card = card_of(selection[0]) if len(selection) == 1 else None
         top = view["top_discard"]
         return [
-            ButtonSpec("draw", "Draw", "draw" in legal, "primary"),
-            ButtonSpec("take", f"Take {self.card_label(top)}" if top else "Take", "take" in legal, "primary"),
-            ButtonSpec("discard", "Discard", card is not None and f"discard {card}" in legal, "danger"),
-            ButtonSpec("close", "Close", card is not None and card in view["can_close"], "success"),
-            ButtonSpec("quick", "Quick Select", view["step"] == "discard" and bool(legal), "secondary", row=2),
-            ButtonSpec("arrange", "Auto-arrange", bool(view["hand"]), "secondary", row=2),
+            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
+            ButtonSpec("take", _("Take {card}").format(card=self.card_label(top)) if top else _("Take"),
+                       "take" in legal, "primary"),
+            ButtonSpec("discard", _("Discard"), card is not None and f"discard {card}" in legal, "danger"),
+            ButtonSpec("close", _("Close"), card is not None and card in view["can_close"], "success"),
+            ButtonSpec("quick", _("Quick Select"), view["step"] == "discard" and bool(legal), "secondary", row=2),
+            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary", row=2),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:
@@ -164,35 +173,41 @@ class ChinchonUI(CopyTokensUI):
             return key
         if key in ("discard", "close"):
             if len(selection) != 1:
-                raise IllegalAction(f"Select exactly one card to {key} with." if key == "close"
-                                    else "Select exactly one card to discard.")
+                raise IllegalAction(_("Select exactly one card to close with.") if key == "close"
+                                    else _("Select exactly one card to discard."))
             return f"{key} {card_of(selection[0])}"
-        raise IllegalAction("That control is not valid.")
+        raise IllegalAction(_("That control is not valid."))
 
     # ---- texts
     def hand_status(self, view: dict, names: list[str]) -> str:
         seat = view["seat"]
         if view["outcome"] is not None:
-            return "**Match over** — the result is on the table."
-        header = f"Round {view['round']} · your total **{view['totals'][seat]}** / {view['options']['target']}"
+            return _("**Match over** — the result is on the table.")
+        header = _("Round {round} · your total **{total}** / {target}").format(
+            round=view["round"], total=view["totals"][seat], target=view["options"]["target"])
         if not view["in_match"][seat]:
-            return f"You are out of the match (total {view['totals'][seat]}). The table plays on in the thread."
+            return _("You are out of the match (total {total}). The table plays on in the thread.").format(
+                total=view["totals"][seat])
         if view["phase"] == "buyback":
             if seat in view["to_act"]:
                 at = max((view["totals"][s] for s in range(len(names))
                           if view["in_match"][s] and view["totals"][s] < view["options"]["target"]), default=0)
-                return (f"**You reached {view['totals'][seat]}.** Buy back in at **{at}** for one more stake, "
-                        "or Decline and leave the match. If your time runs out, you decline.")
+                return _("**You reached {total}.** Buy back in at **{at}** for one more stake, or Decline and leave "
+                         "the match. If your time runs out, you decline.").format(total=view["totals"][seat], at=at)
             who = ", ".join(names[s] for s in view["to_act"])
-            return f"{header}. Waiting for **{who}** to decide on a buy-back."
+            return _("{header}. Waiting for **{players}** to decide on a buy-back.").format(header=header, players=who)
         if view["current"] != seat:
-            return f"{header}. Waiting for **{names[view['current']]}**. Stock {view['stock']}"
+            return _("{header}. Waiting for **{player}**. Stock {stock}").format(
+                header=header, player=names[view["current"]], stock=view["stock"])
         if view["step"] == "draw":
-            top = self.card_label(view["top_discard"]) if view["top_discard"] else None
-            take = f" or **Take** {top}" if "take" in view["legal"] else ""
-            return f"{header}. **Your turn:** **Draw** from the stock{take}."
-        close = " — or **Close** with a highlighted card" if view["can_close"] else ""
-        return f"{header}. **Your turn:** select a card and **Discard**{close}."
+            if "take" in view["legal"]:
+                return _("{header}. **Your turn:** **Draw** from the stock or **Take** {card}.").format(
+                    header=header, card=self.card_label(view["top_discard"]))
+            return _("{header}. **Your turn:** **Draw** from the stock.").format(header=header)
+        if view["can_close"]:
+            return _("{header}. **Your turn:** select a card and **Discard** — or **Close** with a highlighted "
+                     "card.").format(header=header)
+        return _("{header}. **Your turn:** select a card and **Discard**.").format(header=header)
 
     def event_text(self, event, names: list[str]) -> str:
         who = names[event.seat] if event.seat is not None else ""
@@ -200,48 +215,54 @@ class ChinchonUI(CopyTokensUI):
         if event.kind in ("end", "round_end"):
             return self.summary_text(event.phrases, names)
         texts = {
-            "draw": f"{who} drew from the stock",
-            "take": f"{who} took {cards}",
-            "discard": f"{who} discarded {cards}",
-            "close": f"✂️ {who} closed",
-            "reshuffle": "The discards were shuffled into a new stock",
-            "buyback": f"{who} bought back in",
-            "decline": f"{who} declined to buy back",
-            "round_start": f"Round {event.text} dealt",
+            "draw": N_("{player} drew from the stock"),
+            "take": N_("{player} took {cards}"),
+            "discard": N_("{player} discarded {cards}"),
+            "close": N_("✂️ {player} closed"),
+            "reshuffle": N_("The discards were shuffled into a new stock"),
+            "buyback": N_("{player} bought back in"),
+            "decline": N_("{player} declined to buy back"),
+            "round_start": N_("Round {round} dealt"),
         }
-        return texts.get(event.kind) or super().event_text(event, names)
+        if event.kind in texts:
+            return _(texts[event.kind]).format(player=who, cards=cards, round=event.text)
+        return super().event_text(event, names)
 
     def table_summary(self, view: dict) -> str:
         top = self.card_label(view["top_discard"]) if view["top_discard"] else "—"
-        return f"Round **{view['round']}** · stock **{view['stock']}** · top discard **{top}**"
+        return _("Round **{round}** · stock **{stock}** · top discard **{card}**").format(
+            round=view["round"], stock=view["stock"], card=top)
 
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
         fields = []
         for seat, name in enumerate(names):
             marker = "▶ " if seat in view["to_act"] else ""
-            parts = [f"total **{view['totals'][seat]}**"]
+            parts = [_("total **{total}**").format(total=view["totals"][seat])]
             if view["in_match"][seat]:
-                parts.append(f"{view['hand_sizes'][seat]} cards")
+                parts.append(cards(view["hand_sizes"][seat]))
             else:
-                parts.append("**out**")
+                parts.append(_("**out**"))
             if view["buybacks"][seat]:
-                parts.append("bought back")
+                parts.append(_("bought back"))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
 
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
         def detail(seat: int) -> str:
-            first = f"{view['hand_sizes'][seat]} cards" if view["in_match"][seat] else "out of the match"
-            bought = " · bought back" if view["buybacks"][seat] else ""
-            return f"{first}\ntotal {view['totals'][seat]}{bought}"
+            first = cards(view["hand_sizes"][seat]) if view["in_match"][seat] else _("out of the match")
+            second = _("total {total}").format(total=view["totals"][seat])
+            if view["buybacks"][seat]:
+                second += " · " + _("bought back")
+            return f"{first}\n{second}"
 
         seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"],
                               dim=not view["in_match"][seat] or table.seats[seat].away)
                       for seat, name in enumerate(names))
-        piles = (Pile("Stock", BACK if view["stock"] else None, f"{view['stock']} cards"),
-                 Pile("Discard", view["top_discard"], f"{view['discards']} cards"))
-        return TablePicture(title=f"Chinchón · table #{table.id} · round {view['round']}", seats=seats,
-                            piles=piles, deck=self.deck)
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
+                 Pile(_("Discard"), view["top_discard"], cards(view["discards"])))
+        return TablePicture(title=_("Chinchón · table #{table} · round {round}").format(table=table.id,
+                                                                                       round=view["round"]),
+                            seats=seats, piles=piles, deck=self.deck)
 
     def round_rows(self, view: dict, names: list[str], index: int) -> list[tuple[str, list[list[str]], str]]:
         result = view["round_results"][index]
@@ -252,9 +273,9 @@ class ChinchonUI(CopyTokensUI):
             groups = [list(m) for m in hand["melds"]] + ([list(hand["unmatched"])] if hand["unmatched"] else [])
             caption = f"{result['points'][seat]:+d} → {result['totals'][seat]}"
             if seat == result["closer"]:
-                caption = "closed · " + caption
+                caption = _("closed") + " · " + caption
             if hand["laid_off"]:
-                caption += " · laid off " + self.cards_text(hand["laid_off"])
+                caption += " · " + _("laid off {cards}").format(cards=self.cards_text(hand["laid_off"]))
             rows.append((names[seat], groups or [[]], caption))
         return rows
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from bot.games import concan, concan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan import JOKER, is_joker_token, token_identity
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, Selection, SelectOption, SelectSpec
+from bot.i18n import C_, N_, _, ngettext
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, Selection, SelectOption, SelectSpec, cards
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, SeatBox, Section, TablePicture
@@ -25,7 +26,7 @@ MAX_OPTIONS = 25  # a Discord select
 def card_label(card: str) -> str:
     """``"TH"`` -> ``"10♥"``; ``"JK"`` -> ``"Joker"``; ``"JK=5H"`` -> ``"Joker (5♥)"``."""
     if is_joker_token(card):
-        return f"Joker ({card_label(token_identity(card))})" if "=" in card else "Joker"
+        return _("Joker ({card})").format(card=card_label(token_identity(card))) if "=" in card else _("Joker")
     return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
 
 
@@ -41,12 +42,14 @@ def melds_text(melds: list[list[str]]) -> str:
 class ConcanUI(CopyTokensUI):
     game = concan.GAME
     deck = "french"
-    description = "Concan: rummy for 2–6 players with two packs and two jokers, a set of rounds"
-    stake_description = "Chips each player pays into the pot"
+    description = N_("Concan: rummy for 2–6 players with two packs and two jokers, a set of rounds")
+    new_description = N_("Open a Concan table in this channel")
+    stake_description = N_("Chips each player pays into the pot")
     phrases = concan.PHRASES
     lobby_options = (
-        LobbyOption("rounds", "Rounds in the set (default 9)", int, 1, 20),
-        LobbyOption("open_min", "What a player's first melds must be worth (default 51)", int, 10, 150),
+        LobbyOption(C_("option name", "rounds"), N_("Rounds in the set (default 9)"), int, 1, 20, label=N_("rounds")),
+        LobbyOption(C_("option name", "open_min"), N_("What a player's first melds must be worth (default 51)"),
+                    int, 10, 150, label=N_("opening")),
     )
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
@@ -93,14 +96,15 @@ class ConcanUI(CopyTokensUI):
         must = (view["obligation"] or {}).get("must_open_with", "").split()
         parts = []
         if view["best_opening"] is not None:
-            parts.append(f"best opening {view['best_opening']} (you need {view['options']['open_min']})")
+            parts.append(_("Best opening {value} (you need {need})").format(value=view["best_opening"],
+                                                                           need=view["options"]["open_min"]))
         elif view["opened"][view["seat"]]:
-            parts.append("opened")
+            parts.append(_("Opened"))
         if view["penalty_now"] is not None:
-            parts.append(f"penalty now {view['penalty_now']}")
+            parts.append(_("penalty now {points}").format(points=view["penalty_now"]))
         return HandImage(groups=groups, selected=[i for i, t in enumerate(tokens) if t in selection],
                          marked=[i for i, c in enumerate(flat) if plain(c) in must],
-                         caption=" · ".join(parts).capitalize(), title="Your hand")
+                         caption=" · ".join(parts), title=_("Your hand"))
 
     # ---- controls
     def _playing(self, view: dict) -> bool:
@@ -113,8 +117,8 @@ class ConcanUI(CopyTokensUI):
         options = [SelectOption(token, card_label(card), "joker" if plain(card) == JOKER else None)
                    for card, token in zip(shown, self._tokens(shown))]
         single = view["step"] == "first_discard"
-        placeholder = ("Choose the card to discard" if single
-                       else "Select cards: to open, meld, lay off, swap or discard")
+        placeholder = (_("Choose the card to discard") if single
+                       else _("Select cards: to open, meld, lay off, swap or discard"))
         return SelectSpec(placeholder, options[:MAX_OPTIONS], 1 if single else min(len(options), MAX_OPTIONS),
                           selected=list(selection))
 
@@ -124,14 +128,14 @@ class ConcanUI(CopyTokensUI):
         specs = []
         melds = self._target_melds(view, self._cards(selection))
         if melds:
-            options = [SelectOption(str(m["no"]), f"Meld {m['no']}: {melds_text([m['cards']])}"[:100])
-                       for m in melds[-MAX_OPTIONS:]]
-            specs.append(SelectSpec("Onto meld number… (Lay off, Swap joker)", options, 1, key="onto", row=1,
+            options = [SelectOption(str(m["no"]), _("Meld {number}: {cards}").format(
+                number=m["no"], cards=melds_text([m["cards"]]))[:100]) for m in melds[-MAX_OPTIONS:]]
+            specs.append(SelectSpec(_("Onto meld number… (Lay off, Swap joker)"), options, 1, key="onto", row=1,
                                     selected=[selection.picks["onto"]] if "onto" in selection.picks else []))
         jokers = self._joker_choices(view, selection)
         if len(jokers) > 1:
             options = [SelectOption(str(i), label[:100]) for i, label in enumerate(jokers)]
-            specs.append(SelectSpec("The joker stands for…", options[:MAX_OPTIONS], 1, key="stands", row=2,
+            specs.append(SelectSpec(_("The joker stands for…"), options[:MAX_OPTIONS], 1, key="stands", row=2,
                                     selected=[selection.picks.get("stands", "0")]))
         return specs
 
@@ -177,17 +181,18 @@ class ConcanUI(CopyTokensUI):
 
         can_split = play and keeps_one and len(cards) >= 3 and concan.split_opening(cards) is not None
         return [
-            ButtonSpec("draw", "Draw", "draw" in legal, "primary", row=3),
-            ButtonSpec("take", f"Take {card_label(top)}" if top else "Take", "take" in legal, "primary", row=3),
+            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary", row=3),
+            ButtonSpec("take", _("Take {card}").format(card=card_label(top)) if top else _("Take"), "take" in legal,
+                       "primary", row=3),
             # one of the two at a time, which leaves room in the row for the "Go to table" link
-            ButtonSpec("meld", "Meld", can_split, "success", row=3) if opened else
-            ButtonSpec("open", "Open", can_split, "success", row=3),
-            ButtonSpec("discard", "Discard", one is not None and f"discard {one}" in legal, "danger", row=3),
-            ButtonSpec("layoff", "Lay off", play and fits("layoff"), "success", row=4),
-            ButtonSpec("swap", "Swap joker", play and fits("swap"), "success", row=4),
-            ButtonSpec("announce", "Announce joker", "announce" in legal, "secondary", row=4),
-            ButtonSpec("quick", "Quick Select", bool(legal), "secondary", row=4),
-            ButtonSpec("arrange", "Auto-arrange", bool(view["hand"]), "secondary", row=4),
+            ButtonSpec("meld", _("Meld"), can_split, "success", row=3) if opened else
+            ButtonSpec("open", _("Open"), can_split, "success", row=3),
+            ButtonSpec("discard", _("Discard"), one is not None and f"discard {one}" in legal, "danger", row=3),
+            ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", row=4),
+            ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", row=4),
+            ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary", row=4),
+            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=4),
+            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary", row=4),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:
@@ -197,50 +202,52 @@ class ConcanUI(CopyTokensUI):
             return key
         if key == "discard":
             if len(cards) != 1:
-                raise IllegalAction("Select exactly one card to discard.")
+                raise IllegalAction(_("Select exactly one card to discard."))
             return f"discard {cards[0]}"
         if key in ("open", "meld"):
             return self._meld_action(key, view, cards, picks)
         if key in ("layoff", "swap"):
             if len(cards) != 1:
-                raise IllegalAction(f"Select the one card to {'lay off' if key == 'layoff' else 'put in for the joker'}.")
+                raise IllegalAction(_("Select the one card to lay off.") if key == "layoff"
+                                    else _("Select the one card to put in for the joker."))
             if "onto" not in picks:
-                raise IllegalAction("Choose the meld number in the second select.")
+                raise IllegalAction(_("Choose the meld number in the second select."))
             card = cards[0]
             if key == "layoff" and card == JOKER:
                 identities = self._joker_choices(view, Selection(selection, picks))
                 if not identities:
-                    raise IllegalAction(f"The joker does not fit meld {picks['onto']}.")
+                    raise IllegalAction(_("The joker does not fit meld {number}.").format(number=picks["onto"]))
                 card = f"{JOKER}={identities[int(picks.get('stands', '0')) % len(identities)]}"
             return f"{key} {card} {picks['onto']}"
-        raise IllegalAction("That control is not valid.")
+        raise IllegalAction(_("That control is not valid."))
 
     def _meld_action(self, key: str, view: dict, cards: list[str], picks: dict) -> str:
         if len(cards) < 3:
-            raise IllegalAction("Select at least three cards: a meld is three or more.")
+            raise IllegalAction(_("Select at least three cards: a meld is three or more."))
         if len(cards) >= len(view["hand"]):
-            raise IllegalAction("Keep one card: every turn ends with a discard.")
+            raise IllegalAction(_("Keep one card: every turn ends with a discard."))
         choices = concan.split_choices(cards)
         if not choices:
-            raise IllegalAction(f"{' '.join(card_label(c) for c in cards)} do not form melds.")
+            raise IllegalAction(_("{cards} do not form melds.").format(cards=" ".join(card_label(c) for c in cards)))
         choice = choices[int(picks.get("stands", "0")) % len(choices)] if JOKER in cards else choices[0]
         melds = choice["melds"]
         if key == "meld":
             if len(melds) != 1:
-                raise IllegalAction("Select the cards of one meld at a time (or Open with several).")
+                raise IllegalAction(_("Select the cards of one meld at a time (or Open with several)."))
             return "meld " + " ".join(melds[0])
         need = view["options"]["open_min"]
         if choice["value"] < need:
-            raise IllegalAction(f"Your opening is worth {choice['value']}; you need {need}.")
+            raise IllegalAction(_("Your opening is worth {value}; you need {need}.").format(value=choice["value"],
+                                                                                           need=need))
         return "open " + " | ".join(" ".join(meld) for meld in melds)
 
     def helper(self, key: str, state, seat: int, selection: list[str]) -> list[str]:
         if key != "quick":
-            raise IllegalAction("That control is not valid.")
+            raise IllegalAction(_("That control is not valid."))
         view = state.view(seat)
         move, cards = concan_ai.quick_select(state, seat)
         if move in ("layoff", "swap"):
-            _, card, no = concan_ai.choose(state, seat).split()
+            _verb, card, no = concan_ai.choose(state, seat).split()
             picks = {"onto": no}
             if is_joker_token(card):
                 view_sel = Selection(self._select_cards(view, [JOKER]), picks)
@@ -254,33 +261,42 @@ class ConcanUI(CopyTokensUI):
     def hand_status(self, view: dict, names: list[str]) -> str:
         seat = view["seat"]
         if view["outcome"] is not None:
-            return "**Set over** — the result is on the table."
-        header = f"Round {view['round']}/{view['rounds']} · your total **{view['totals'][seat]}**"
+            return _("**Set over** — the result is on the table.")
+        header = _("Round {round}/{rounds} · your total **{total}**").format(
+            round=view["round"], rounds=view["rounds"], total=view["totals"][seat])
         if seat not in view["to_act"]:
-            return f"{header}. Waiting for **{names[view['current']]}**. Stock {view['stock']}"
+            return _("{header}. Waiting for **{player}**. Stock {stock}").format(
+                header=header, player=names[view["current"]], stock=view["stock"])
         legal, opened, step = view["legal"], view["opened"][seat], view["step"]
+        need = view["options"]["open_min"]
         if step == "first_discard":
-            return f"{header}. **You start the round** with 15 cards: select one and **Discard**."
+            return _("{header}. **You start the round** with 15 cards: select one and **Discard**.").format(
+                header=header)
         if step == "draw":
-            take = ""
+            if "take" in legal and opened:
+                return _("{header}. **Your turn:** **Draw** from the stock or **Take** {card}.").format(
+                    header=header, card=card_label(view["top_discard"]))
             if "take" in legal:
-                top = card_label(view["top_discard"])
-                take = f" or **Take** {top}" + ("" if opened else " (you must then open with it)")
-            return f"{header}. **Your turn:** **Draw** from the stock{take}."
+                return _("{header}. **Your turn:** **Draw** from the stock or **Take** {card} (you must then open "
+                         "with it).").format(header=header, card=card_label(view["top_discard"]))
+            return _("{header}. **Your turn:** **Draw** from the stock.").format(header=header)
         must = (view["obligation"] or {}).get("must_open_with")
         if must:
-            return (f"{header}. You must **Open** using {' '.join(card_label(c) for c in must.split())} "
-                    f"(melds worth {view['options']['open_min']}+) before you discard.")
+            return _("{header}. You must **Open** using {cards} (melds worth {need}+) before you discard.").format(
+                header=header, cards=" ".join(card_label(c) for c in must.split()), need=need)
         if not opened:
             best = view["best_opening"] or 0
-            hint = " — **you can open**" if any(a.startswith("open ") for a in legal) else ""
-            return (f"{header}. Select melds worth {view['options']['open_min']}+ and **Open** (your best: {best})"
-                    f"{hint}, or select a card and **Discard**.")
-        joker = ""
+            if any(a.startswith("open ") for a in legal):
+                return _("{header}. Select melds worth {need}+ and **Open** (your best: {best}) — **you can "
+                         "open**, or select a card and **Discard**.").format(header=header, need=need, best=best)
+            return _("{header}. Select melds worth {need}+ and **Open** (your best: {best}), or select a card and "
+                     "**Discard**.").format(header=header, need=need, best=best)
+        text = _("{header}. **Meld**, **Lay off** or **Swap joker** (choose the meld number in the second select), "
+                 "then select a card and **Discard**.").format(header=header)
         if "announce" in legal:
-            joker = " You hold a joker you have not announced: it costs 25 if the round ends (2 once announced)."
-        return (f"{header}. **Meld**, **Lay off** or **Swap joker** (choose the meld number in the second "
-                f"select), then select a card and **Discard**.{joker}")
+            text += " " + _("You hold a joker you have not announced: it costs 25 if the round ends (2 once "
+                            "announced).")
+        return text
 
     def event_text(self, event, names: list[str]) -> str:
         who = names[event.seat] if event.seat is not None else ""
@@ -288,51 +304,62 @@ class ConcanUI(CopyTokensUI):
         if event.kind in ("end", "round_end"):
             return self.summary_text(event.phrases, names)
         texts = {
-            "draw": f"{who} drew from the stock",
-            "take": f"{who} took {cards}",
-            "open": f"🎉 {who} opened: {cards} (meld {event.text.replace(' ', ', ')})",
-            "meld": f"{who} laid {cards} (meld {event.text})",
-            "layoff": f"{who} laid off {cards} on meld {event.text}",
-            "swap": f"{who} put {cards} into meld {event.text} and took its joker",
-            "announce": f"🃏 {who} announced a joker",
-            "discard": f"{who} discarded {cards}",
-            "reshuffle": "The discards were shuffled into a new stock",
-            "round_start": f"Round {event.text} dealt",
+            "draw": N_("{player} drew from the stock"),
+            "take": N_("{player} took {cards}"),
+            "open": N_("🎉 {player} opened: {cards} (melds {numbers})"),
+            "meld": N_("{player} laid {cards} (meld {numbers})"),
+            "layoff": N_("{player} laid off {cards} on meld {numbers}"),
+            "swap": N_("{player} put {cards} into meld {numbers} and took its joker"),
+            "announce": N_("🃏 {player} announced a joker"),
+            "discard": N_("{player} discarded {cards}"),
+            "reshuffle": N_("The discards were shuffled into a new stock"),
+            "round_start": N_("Round {round} dealt"),
         }
-        return texts.get(event.kind) or super().event_text(event, names)
+        if event.kind in texts:
+            return _(texts[event.kind]).format(player=who, cards=cards, numbers=event.text.replace(" ", ", "),
+                                               round=event.text)
+        return super().event_text(event, names)
 
     def table_summary(self, view: dict) -> str:
         top = card_label(view["top_discard"]) if view["top_discard"] else "—"
-        return (f"Round **{view['round']}/{view['rounds']}** · stock **{view['stock']}** · top discard **{top}** · "
-                f"{len(view['melds'])} melds on the table")
+        return _("Round **{round}/{rounds}** · stock **{stock}** · top discard **{card}** · {melds}").format(
+            round=view["round"], rounds=view["rounds"], stock=view["stock"], card=top,
+            melds=ngettext("{n} meld on the table", "{n} melds on the table", len(view["melds"])).format(
+                n=len(view["melds"])))
 
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
-        return [(("▶ " if seat in view["to_act"] else "") + name, self._seat_detail(view, seat) +
-                 f" · total **{view['totals'][seat]}**") for seat, name in enumerate(names)]
+        return [(("▶ " if seat in view["to_act"] else "") + name,
+                 self._seat_detail(view, seat) + " · " + _("total **{total}**").format(total=view["totals"][seat]))
+                for seat, name in enumerate(names)]
 
     @staticmethod
     def _seat_detail(view: dict, seat: int) -> str:
-        parts = [f"{view['hand_sizes'][seat]} cards", "opened" if view["opened"][seat] else "not opened"]
+        parts = [cards(view["hand_sizes"][seat]), _("opened") if view["opened"][seat] else _("not opened")]
         if view["announced"][seat]:
-            parts.append(f"{view['announced'][seat]} joker announced")
+            parts.append(ngettext("{n} joker announced", "{n} jokers announced", view["announced"][seat]).format(
+                n=view["announced"][seat]))
         return " · ".join(parts)
 
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
         def detail(seat: int) -> str:
-            announced = view["announced"][seat]
-            jokers = {0: "", 1: " · joker announced"}.get(announced, f" · {announced} jokers ann.")
-            opened = "opened" if view["opened"][seat] else "not opened"
-            return f"{view['hand_sizes'][seat]} cards · {opened}\ntotal {view['totals'][seat]}{jokers}"
+            first = cards(view["hand_sizes"][seat]) + " · " + (_("opened") if view["opened"][seat] else _("not opened"))
+            second = _("total {total}").format(total=view["totals"][seat])
+            if view["announced"][seat]:
+                second += " · " + ngettext("{n} joker announced", "{n} jokers announced",
+                                           view["announced"][seat]).format(n=view["announced"][seat])
+            return f"{first}\n{second}"
 
         seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"], dim=table.seats[seat].away)
                       for seat, name in enumerate(names))
         top = view["top_discard"]
-        piles = (Pile("Stock", BACK if view["stock"] else None, f"{view['stock']} cards"),
-                 Pile("Discard", top, f"{view['discards']} cards"))
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
+                 Pile(_("Discard"), top, cards(view["discards"])))
         groups = tuple(Group(f"{m['no']} · {names[m['owner']]}", tuple(m["cards"])) for m in view["melds"])
-        return TablePicture(title=f"Concan · table #{table.id} · round {view['round']}/{view['rounds']}",
+        return TablePicture(title=_("Concan · table #{table} · round {round}/{rounds}").format(
+                                table=table.id, round=view["round"], rounds=view["rounds"]),
                             seats=seats, piles=piles,
-                            sections=(Section("Melds on the table", groups, empty="No meld yet: nobody has opened."),),
+                            sections=(Section(_("Melds on the table"), groups,
+                                              empty=_("No meld yet: nobody has opened.")),),
                             deck=self.deck)
 
     def round_rows(self, view: dict, names: list[str], index: int) -> list[tuple[str, list[list[str]], str]]:
@@ -340,16 +367,16 @@ class ConcanUI(CopyTokensUI):
         rows = []
         for seat, hand in enumerate(result["hands"]):
             if seat == result["winner"]:
-                caption = "went out · −25"
+                caption = _("went out · −25")
             elif not hand["opened"]:
-                caption = "never opened · +100"
+                caption = _("never opened · +100")
             else:
                 jokers = hand["cards"].count(JOKER)
-                note = ""
+                caption = f"+{hand['penalty']}"
                 if jokers:
                     announced = min(hand["announced"], jokers)
-                    note = f" (jokers: {announced} announced at 2, {jokers - announced} at 25)"
-                caption = f"+{hand['penalty']}{note}"
+                    caption += " " + _("(jokers: {announced} announced at 2, {hidden} at 25)").format(
+                        announced=announced, hidden=jokers - announced)
             rows.append((names[seat], [list(hand["cards"])], f"{caption} → {result['totals'][seat]}"))
         return rows
 
@@ -357,7 +384,7 @@ class ConcanUI(CopyTokensUI):
         """The score sheet of every round so far."""
         results = view["round_results"][: index + 1]
         width = max(len(name) for name in names)
-        head = " " * width + "".join(f"{'R' + str(r['round']):>5}" for r in results[-8:]) + "  total"
+        head = " " * width + "".join(f"{'R' + str(r['round']):>5}" for r in results[-8:]) + f"  {_('total'):>5}"
         lines = ["```", head]
         for seat, name in enumerate(names):
             row = "".join(f"{r['points'][seat]:>5}" for r in results[-8:])

@@ -1,4 +1,5 @@
-"""/rules <game>: one subcommand per registered game, built from the table registry."""
+"""/rules <game>: the rules as this bot plays them, privately, in the asker's language where a
+translation exists (``bot/rules/<game>.<lang>.md``), else in English with the native terms."""
 
 from __future__ import annotations
 
@@ -6,22 +7,29 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
+from bot.i18n import C_, N_, _
 from bot.tables.messages import COLOUR
+
+NAMES = (C_("command name", "rules"),)
 
 
 class Rules(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
-        self.group = app_commands.Group(name="rules", description="How to play each game")
+        self.group = app_commands.Group(name="rules", description=N_("How to play each game"))
         for name, ui in sorted(bot.tables.uis.items()):
-            self.group.add_command(app_commands.Command(
-                name=name, description=f"The rules of {ui.game.title} as this bot plays them",
-                callback=self._rules_callback(ui)))
+            self.group.add_command(app_commands.Command(name=name, description=ui.description or ui.game.title,
+                                                        callback=self._rules_callback(ui)))
 
-    @staticmethod
-    def _rules_callback(ui):
+    def _rules_callback(self, ui):
         async def show_rules(interaction: discord.Interaction) -> None:
-            embed = discord.Embed(title=f"{ui.game.title} — rules", description=ui.rules_text[:4096], colour=COLOUR)
+            with i18n.language(await self.bot.tables.language_of(interaction)) as lang:
+                text = ui.rules_texts.get(lang) or ui.rules_text
+                embed = discord.Embed(title=_("{game} — rules").format(game=ui.game.title), description=text[:4096],
+                                      colour=COLOUR)
+                if lang not in ui.rules_texts and lang != i18n.DEFAULT:
+                    embed.set_footer(text=_("These rules are not translated yet: here they are in English."))
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
         return show_rules

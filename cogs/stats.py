@@ -1,70 +1,102 @@
-"""/balance, /leaderboard and /history: queries over the chip ledger of this server."""
+"""/balance, /leaderboard and /history: queries over the chip ledger of this server, answered
+in the asker's language."""
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import datetime
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ledger
+from bot import i18n, ledger
 from bot.games import REGISTRY
-from bot.tables.messages import COLOUR
+from bot.i18n import C_, N_, _, ngettext
+from bot.tables.messages import COLOUR, chips
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=name) for name, game in REGISTRY.items()]
+PERIOD_CHOICES = [app_commands.Choice(name=C_("choice", "week"), value="week"),
+                  app_commands.Choice(name=C_("choice", "month"), value="month"),
+                  app_commands.Choice(name=C_("choice", "all"), value="all")]
+BY_CHOICES = [app_commands.Choice(name=C_("choice", "chips"), value="chips"),
+              app_commands.Choice(name=C_("choice", "wins"), value="wins"),
+              app_commands.Choice(name=C_("choice", "gà"), value="ga")]
+PERIOD_TEXT = {"week": N_("this week"), "month": N_("the last 30 days"), "all": N_("all time")}
+BY_TEXT = {"chips": N_("by chips"), "wins": N_("by wins"), "ga": N_("by gà")}
+FOOTER = N_("Chips record play among friends; they are not money.")
+#: the commands' and options' names, for the catalogs (Discord shows them translated)
+NAMES = (C_("command name", "balance"), C_("command name", "leaderboard"), C_("command name", "history"),
+         C_("option name", "user"), C_("option name", "game"), C_("option name", "period"), C_("option name", "by"))
+
+
+def games_text(games: int, wins: int) -> str:
+    return ngettext("{wins} win in {n} game", "{wins} wins in {n} games", games).format(wins=wins, n=games)
 
 
 class Stats(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="balance", description="Chips won or lost at this server's tables")
+    @app_commands.command(name="balance", description=N_("Chips won or lost at this server's tables"))
     @app_commands.guild_only()
-    @app_commands.describe(user="Whose balance (default: yours)")
+    @app_commands.describe(user=N_("Whose balance (default: yours)"))
     async def balance(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         user = user or interaction.user
         result = await ledger.balance(self.bot.db, interaction.guild_id, user.id)
-        text = (f"**{user.display_name}**: **{result.chips:+d}** chips · {result.wins} wins in "
-                f"{result.games} games")
-        if result.ga:
-            text += f" · {result.ga:+d} gà"
-        await interaction.response.send_message(text + "\n-# Chips record play among friends; they are not money.")
+        with i18n.language(await self.bot.tables.language_of(interaction)):
+            text = f"**{user.display_name}**: **{chips(result.chips, signed=True)}** · {games_text(result.games, result.wins)}"
+            if result.ga:
+                text += f" · {i18n.number(result.ga, signed=True)} gà"
+            await interaction.response.send_message(f"{text}\n-# {_(FOOTER)}")
 
-    @app_commands.command(name="leaderboard", description="Top 10 players of this server")
+    @app_commands.command(name="leaderboard", description=N_("Top 10 players of this server"))
     @app_commands.guild_only()
-    @app_commands.describe(game="One game only (default: all games)", period="Time window", by="Ranking")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
-                          period: Literal["week", "month", "all"] = "all",
-                          by: Literal["chips", "wins", "ga"] = "chips") -> None:
+    @app_commands.describe(game=N_("One game only (default: all games)"), period=N_("Time window"), by=N_("Ranking"))
+    @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES, by=BY_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None, period: str = "all",
+                          by: str = "chips") -> None:
         rows = await ledger.leaderboard(self.bot.db, interaction.guild_id, game=game, period=period, by=by)
-        title = f"Leaderboard · {REGISTRY[game].title if game else 'all games'} · {period} · by {by}"
-        embed = discord.Embed(title=title, colour=COLOUR)
-        lines = [f"**{i}. {row.name}** — {row.chips:+d} chips · {row.wins} wins / {row.games} games"
-                 + (f" ({row.rounds} rounds in matches)" if row.rounds else "")
-                 + (f" · {row.ga:+d} gà" if row.ga or by == "ga" else "")
-                 for i, row in enumerate(rows, start=1)]
-        embed.description = "\n".join(lines) or "No games finished yet."
-        await interaction.response.send_message(embed=embed)
+        with i18n.language(await self.bot.tables.language_of(interaction)):
+            what = REGISTRY[game].title if game else _("all games")
+            title = _("Leaderboard — {games}, {period}, {by}").format(games=what, period=_(PERIOD_TEXT[period]),
+                                                                     by=_(BY_TEXT[by]))
+            embed = discord.Embed(title=title, colour=COLOUR)
+            lines = []
+            for i, row in enumerate(rows, start=1):
+                line = f"**{i}. {row.name}** — {chips(row.chips, signed=True)} · {games_text(row.games, row.wins)}"
+                if row.rounds:
+                    line += " " + ngettext("({n} round in matches)", "({n} rounds in matches)",
+                                           row.rounds).format(n=row.rounds)
+                if row.ga or by == "ga":
+                    line += f" · {i18n.number(row.ga, signed=True)} gà"
+                lines.append(line)
+            embed.description = "\n".join(lines) or _("No games finished yet.")
+            embed.set_footer(text=_(FOOTER))
+            await interaction.response.send_message(embed=embed)
 
-    @app_commands.command(name="history", description="The last 10 games of a player here")
+    @app_commands.command(name="history", description=N_("The last 10 games of a player here"))
     @app_commands.guild_only()
-    @app_commands.describe(user="Whose history (default: yours)")
+    @app_commands.describe(user=N_("Whose history (default: yours)"))
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         user = user or interaction.user
         items = await ledger.history(self.bot.db, interaction.guild_id, user.id)
-        embed = discord.Embed(title=f"Last games of {user.display_name}", colour=COLOUR)
-        lines = []
-        for item in items:
-            title = REGISTRY[item.game].title if item.game in REGISTRY else item.game
-            points = "" if item.points is None else f" · {item.points} pts"
-            notes = f" · {', '.join(item.detail)}" if item.detail else ""
-            rounds = f" ({item.rounds} rounds)" if item.rounds else ""
-            lines.append(f"`{item.at[:16].replace('T', ' ')}` {title} #{item.game_id}{rounds}: rank {item.rank}/"
-                         f"{item.players}{points}{notes} · **{item.chips:+d}**")
-        embed.description = "\n".join(lines) or "No games finished yet."
-        await interaction.response.send_message(embed=embed)
+        with i18n.language(await self.bot.tables.language_of(interaction)):
+            embed = discord.Embed(title=_("Last games of {player}").format(player=user.display_name), colour=COLOUR)
+            lines = []
+            for item in items:
+                ui = self.bot.tables.uis.get(item.game)
+                title = ui.game.title if ui else item.game
+                if item.rounds:
+                    title += " " + ngettext("({n} round)", "({n} rounds)", item.rounds).format(n=item.rounds)
+                parts = [_("rank {rank} of {players}").format(rank=item.rank, players=item.players)]
+                if item.points is not None:
+                    parts.append(ngettext("{n} point", "{n} points", abs(item.points)).format(n=item.points))
+                parts += [ui.note_text(note) if ui else str(note) for note in item.detail]
+                when = i18n.when(datetime.fromisoformat(item.at))
+                lines.append(f"`{when}` {title} #{item.game_id}: {' · '.join(parts)} · "
+                             f"**{chips(item.chips, signed=True)}**")
+            embed.description = "\n".join(lines) or _("No games finished yet.")
+            await interaction.response.send_message(embed=embed)
 
 
 async def setup(bot) -> None:

@@ -58,12 +58,18 @@ class HandImage:
     title: str = ""
 
 
+def cards(n: int) -> str:
+    """``"1 card"`` / ``"7 cards"`` in the current language."""
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
 class GameUI:
     """Base class; override what the game needs."""
 
     game: Game
     deck: str = "french"  # the sprite set used to render cards (see bind)
-    rules_text: str = ""
+    rules_text: str = ""  # bot/rules/<game>.md
+    rules_texts: dict[str, str] = {}  # translations: language -> bot/rules/<game>.<language>.md
     #: the ``/<game>`` group's description, and its ``new`` command's (English msgids)
     description: str = ""
     new_description: str = ""

@@ -110,8 +110,11 @@ class GameCog(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
         self.ui = self.ui_class()
-        rules = resources.files("bot").joinpath(f"rules/{self.ui.game.name}.md")
-        self.ui.rules_text = rules.read_text(encoding="utf-8") if rules.is_file() else ""
+        rules = resources.files("bot").joinpath("rules")
+        english = rules.joinpath(f"{self.ui.game.name}.md")
+        self.ui.rules_text = english.read_text(encoding="utf-8") if english.is_file() else ""
+        self.ui.rules_texts = {lang: text.read_text(encoding="utf-8") for lang in i18n.LANGUAGES
+                               if (text := rules.joinpath(f"{self.ui.game.name}.{lang}.md")).is_file()}
         bot.tables.register(self.ui)
         self.group = new_table_command(self.ui, bot.config, bot.tables.open_lobby)
 

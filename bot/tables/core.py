@@ -67,9 +67,6 @@ class ServiceCore:
         self._languages[user_id] = (language, chosen)
         await self.db.set_user_language(user_id, language, chosen)
 
-    async def forget_choice(self, user_id: int, seen: str) -> None:
-        await self.remember_language(user_id, seen, chosen=False)
-
     async def _user_language(self, user_id: int) -> tuple[str, bool] | None:
         if user_id not in self._languages:
             stored = await self.db.user_language(user_id)
