@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -35,10 +36,18 @@ def play_channel(players: Players):
     return threads[-1] if threads else players.channel
 
 
-def buttons(message: discord.Message) -> dict[str, discord.ui.Button]:
-    """label -> component of every button on a message."""
+def buttons(message) -> dict[str, Any]:
+    """label -> button of every button on a message (a discord.Message, or a simulator
+    ResponseMessage, whose components are raw dicts)."""
     found = {}
     for row in message.components:
+        if isinstance(row, dict):
+            for child in row.get("components", []):
+                if child.get("type") == 2:
+                    found[child.get("label")] = SimpleNamespace(
+                        label=child.get("label"), custom_id=child.get("custom_id"),
+                        disabled=bool(child.get("disabled")), url=child.get("url"))
+            continue
         for child in getattr(row, "children", [row]):
             if isinstance(child, discord.components.Button):
                 found[child.label] = child

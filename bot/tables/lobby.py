@@ -23,6 +23,10 @@ class LobbyFlow(ServiceCore):
 
     async def open_lobby(self, interaction: discord.Interaction, game: str, **given: Any) -> None:
         """``/<game> new``: ``given`` holds the command's options, None where not given."""
+        with i18n.language(await self.language_of(interaction)):
+            await self._open_lobby(interaction, game, given)
+
+    async def _open_lobby(self, interaction: discord.Interaction, game: str, given: dict[str, Any]) -> None:
         ui = self.uis[game]
         cfg = self.config
         if interaction.guild is None:

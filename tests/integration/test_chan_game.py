@@ -48,7 +48,7 @@ async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env)
     if outcome.winner is not None:
         assert "points" in result.embeds[0].description
     board = await lan.slash(players.channel, "leaderboard", game="chan", period="week", by="ga")
-    assert "by ga" in board.response.embeds[0].title
+    assert "by gà" in board.response.embeds[0].title
     assert "lan" in board.response.embeds[0].description
 
 
