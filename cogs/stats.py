@@ -30,7 +30,8 @@ NAMES = (C_("command name", "balance"), C_("command name", "leaderboard"), C_("c
 
 
 def games_text(games: int, wins: int) -> str:
-    return ngettext("{wins} win in {n} game", "{wins} wins in {n} games", games).format(wins=wins, n=games)
+    return _("{wins} in {games}").format(wins=ngettext("{n} win", "{n} wins", wins).format(n=wins),
+                                         games=ngettext("{n} game", "{n} games", games).format(n=games))
 
 
 class Stats(commands.Cog):

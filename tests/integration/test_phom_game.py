@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK
 from bot.games.phom import GAME, find_phom
+from bot.tables.messages import chips
 from cogs.phom import PhomUI
 from tests.engine.test_phom import new, play_until_draws
 from tests.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
@@ -54,7 +55,7 @@ async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env)
     assert result.attachments and result.attachments[0].filename == "result.png"
 
     balance = await lan.slash(players.channel, "balance")
-    assert f"**{mine['chips']:+d}** chips" in balance.response.content
+    assert f"**{chips(mine['chips'], signed=True)}**" in balance.response.content
     board = await lan.slash(players.channel, "leaderboard", game="phom", period="week")
     assert "lan" in board.response.embeds[0].description
     history = await lan.slash(players.channel, "history")
