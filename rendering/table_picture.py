@@ -7,7 +7,8 @@ view by the game's UI: the per-game layer); this module draws every game's the s
 - the seats: a box per player with his name, a detail line (card count, opened, announced
   jokers, total...), the player to act outlined;
 - the piles: the stock (a card back with its count), the top discard, an active card...;
-- sections of labelled card groups: Concan's numbered melds, each player's discards...
+- sections of labelled card groups: Concan's numbered melds...; or of rows, one per player,
+  with his name at the left and his cards in front of him (discards, trash row, melds laid).
 
 Jokers standing for a card (``JK=5H``) are drawn as such by the decks.
 """
@@ -15,16 +16,20 @@ Jokers standing for a card (``JK=5H``) are drawn as such by the decks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import _async
-from .compose import THEME, Block, CardsBlock, Stack, TextBlock, encode_png, inner_width, render_stack
+from .compose import (THEME, Block, CardPlan, CardsBlock, Slot, Stack, TextBlock, common_step, encode_png,
+                      inner_width, plan_cards, render_stack)
 from .sprites import card_shadow, card_sprite, get_deck
-from .text import paste_text, text_line
+from .fonts import FONT_LOCK, font, prepare_text
+from .shapes import SUIT_CHARS
+from .text import measure, paste_text, text_line
 
-__all__ = ["Group", "Pile", "SeatBox", "Section", "TablePicture", "render_table_picture",
-           "render_table_picture_async"]
+__all__ = ["Group", "Pile", "Row", "SeatBox", "Section", "TablePicture", "picture_names", "printable",
+           "render_table_picture", "render_table_picture_async"]
 
 
 @dataclass(frozen=True)
@@ -49,10 +54,21 @@ class Group:
 
 
 @dataclass(frozen=True)
+class Row:
+    """A player's line of cards: ``label`` (his name) at the left, then ``groups`` (his
+    discards, his melds...), each group labelled over its first card when its label is not
+    empty. Rows of a section share one fan step, so their cards line up."""
+    label: str
+    groups: tuple[Group, ...]
+    active: bool = False  # the player to act: his name is highlighted
+
+
+@dataclass(frozen=True)
 class Section:
     title: str  # "Melds on the table"
-    groups: tuple[Group, ...]
-    empty: str = "—"  # shown when there is no group
+    groups: tuple[Group, ...] = ()
+    empty: str = "—"  # shown when no group and no row holds a card
+    rows: tuple[Row, ...] = ()  # drawn after the groups; a row without cards shows "—"
 
 
 @dataclass(frozen=True)
@@ -144,21 +160,60 @@ class PilesBlock(Block):
             x += cell + 28
 
 
+LABEL_SIZE_EXTRA = 1  # group labels: the index size + 1, bold
+LABEL_MAX_W = 140
+LABEL_PAD = 8  # at least this between the end of a label and the next group
+
+
 class LabelledCardsBlock(CardsBlock):
     """Card groups with a label over each group's first card (in the room a hand keeps for
-    raised cards)."""
+    raised cards). A group is pushed right when the label before it would run into it, so a
+    label over a single card stays whole."""
 
-    def __init__(self, groups: tuple[Group, ...], *, deck: str, max_width: int, theme=THEME):
-        super().__init__([list(g.cards) for g in groups], deck=deck, show_index=False, reserve_raise=True,
-                         reserve_bar=False, max_width=max_width, theme=theme)
-        firsts, index = [], 0
+    def __init__(self, groups: tuple[Group, ...], *, deck: str, max_width: int, step: int | None = None,
+                 theme=THEME):
+        groups = tuple(g for g in groups if g.cards)
+        cards = [list(g.cards) for g in groups]
+        super().__init__(cards, deck=deck, show_index=False, reserve_raise=any(g.label for g in groups),
+                         reserve_bar=False, step=step, max_width=max_width, theme=theme)
+        size = theme.index_size + LABEL_SIZE_EXTRA
+        lines = [text_line(_fit(g.label, size, True, LABEL_MAX_W), size, True, theme.marked) if g.label else None
+                 for g in groups]
+        starts, index = [], 0
         for group in groups:
-            if group.cards:
-                firsts.append((index, group.label))
-                index += len(group.cards)
-        slots = {s.index: s for s in self.plan.slots}
-        self.labels = [(slots[i], text_line(_fit(label, theme.index_size + 1, True, 140), theme.index_size + 1,
-                                            True, theme.marked)) for i, label in firsts if i in slots]
+            starts.append(index)
+            index += len(group.cards)
+        needs = {start: (line.width + LABEL_PAD if line else 0) for start, line in zip(starts, lines)}
+        card_w = self.deck.card_size[0]
+        plan, width = self.plan, max_width
+        for _ in range(4):
+            roomy = _make_room(plan, needs, card_w)
+            if roomy.width <= max_width:
+                plan = roomy
+                break
+            width -= roomy.width - max_width
+            if width < card_w:
+                break
+            plan = plan_cards(cards, self.deck, width, theme.group_gap, self.plan.step)
+        if plan.width > max_width:  # cannot make room: keep the plain plan, labels are cut below
+            plan = self.plan
+        self.plan = plan
+        self.width = plan.width
+        self.height = plan.rows * self.row_h + (plan.rows - 1) * theme.row_gap
+        slots = {s.index: s for s in plan.slots}
+        next_start = {}  # slot of a group's first card -> x where the next group of its row starts
+        firsts = [slots[i] for i in starts]
+        for a, b in zip(firsts, firsts[1:] + [None]):
+            next_start[a.index] = b.x if b is not None and b.row == a.row else max_width + LABEL_PAD
+        self.labels = []
+        for start, group, line in zip(starts, groups, lines):
+            if line is None:
+                continue
+            slot = slots[start]
+            room = next_start[start] - slot.x - LABEL_PAD
+            if line.width > room:
+                line = text_line(_fit(group.label, size, True, max(room, 12)), size, True, theme.marked)
+            self.labels.append((slot, line))
 
     def draw(self, canvas, x, y):
         super().draw(canvas, x, y)
@@ -167,10 +222,101 @@ class LabelledCardsBlock(CardsBlock):
             paste_text(canvas, line, (x + slot.x + 2, top + max(0, self.raise_space - line.height - 1)))
 
 
-def _fit(text: str, size: int, bold: bool, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` px."""
-    from .text import measure
+def _make_room(plan: CardPlan, needs: dict[int, int], card_w: int) -> CardPlan:
+    """``plan`` with each group moved right, within its row, far enough for the label of the
+    group before it (``needs``: slot index of a group's first card -> the width its label
+    needs; every group's first card is a key)."""
+    slots, row, shift, free_from = [], -1, 0, 0
+    for s in plan.slots:
+        if s.row != row:  # a new row: nothing to its left
+            row, shift, free_from = s.row, 0, 0
+        if s.index in needs:
+            x = s.x + shift
+            if x < free_from:
+                shift += free_from - x
+            free_from = s.x + shift + needs[s.index]
+        slots.append(Slot(s.index, s.code, s.x + shift, s.row, s.visible))
+    width = max((s.x + card_w for s in slots), default=plan.width)
+    return CardPlan(tuple(slots), plan.rows, width, plan.step)
 
+
+ROW_LABEL_W = 132  # the widest name at the left of a row, px
+ROW_GAP = 12  # between two rows (a separator line in the middle)
+
+
+class RowsBlock(Block):
+    """One line per player: his name at the left, his card groups in front of it (wrapped
+    within the line when they do not fit). Every row uses the same fan step."""
+
+    def __init__(self, rows: tuple[Row, ...], *, deck: str, max_width: int, theme=THEME):
+        self.theme = theme
+        size = theme.caption_size
+        self.names = [text_line(_fit(r.label, size, True, ROW_LABEL_W), size, True,
+                                ACTIVE if r.active else theme.text) for r in rows]
+        self.dash = text_line("—", size, False, theme.muted)
+        self.cards_x = min(ROW_LABEL_W, max((n.width for n in self.names), default=0)) + 14
+        cards_w = max_width - self.cards_x
+        d = get_deck(deck)
+        filled = [tuple(g for g in r.groups if g.cards) for r in rows]
+        step = common_step([[g.cards for g in groups] for groups in filled if groups], d, cards_w,
+                           theme.group_gap)
+        self.blocks = [LabelledCardsBlock(groups, deck=deck, max_width=cards_w, step=step, theme=theme)
+                       if groups else None for groups in filled]
+        self.heights = [b.height if b else max(n.height, self.dash.height) for b, n in zip(self.blocks, self.names)]
+        self.width = self.cards_x + max((b.width if b else self.dash.width for b in self.blocks), default=0)
+        self.height = sum(self.heights) + ROW_GAP * max(0, len(rows) - 1)
+
+    def draw(self, canvas, x, y):
+        draw = ImageDraw.Draw(canvas)
+        for i, (name, block, height) in enumerate(zip(self.names, self.blocks, self.heights)):
+            if i:
+                line_y = y - ROW_GAP // 2
+                draw.line((x, line_y, x + self.width, line_y), fill=self.theme.separator, width=1)
+            top = y + (block.raise_space if block else 0)
+            paste_text(canvas, name, (x, top))
+            if block is None:
+                paste_text(canvas, self.dash, (x + self.cards_x, top))
+            else:
+                block.draw(canvas, x + self.cards_x, y)
+            y += height + ROW_GAP
+
+
+def _drawable(ch: str) -> bool:
+    """Whether the picture's font has a glyph for ``ch`` (suits are drawn as shapes)."""
+    if ch in SUIT_CHARS:
+        return True
+    return _has_glyph(prepare_text(ch))
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(text: str) -> bool:
+    with FONT_LOCK:
+        f = font(20)
+        missing = f.getmask("\uffff")
+        for ch in text:
+            mask = f.getmask(ch)
+            if mask.size == missing.size and bytes(mask) == bytes(missing):
+                return False
+    return True
+
+
+def printable(text: str) -> str:
+    """``text`` without the characters the picture's font cannot draw (emoji and symbols
+    would print as boxes: "🤖 AI 1" -> "AI 1"), spaces collapsed. Empty if nothing is left."""
+    return " ".join("".join(ch for ch in text if _drawable(ch)).split())
+
+
+def picture_names(names: list[str]) -> list[str]:
+    """The seats' names as a picture shows them: :func:`printable`, "Seat 3" for a name with
+    nothing printable."""
+    return [printable(name) or f"Seat {seat + 1}" for seat, name in enumerate(names)]
+
+
+@lru_cache(maxsize=1024)
+def _fit(text: str, size: int, bold: bool, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` px, without the characters the font
+    cannot draw (names with emoji)."""
+    text = printable(text)
     if measure(text, size, bold) <= width:
         return text
     while text and measure(text + "…", size, bold) > width:
@@ -194,7 +340,9 @@ def table_picture_image(picture: TablePicture) -> Image.Image:
         groups = tuple(g for g in section.groups if g.cards)
         if groups:
             stack.add(LabelledCardsBlock(groups, deck=picture.deck, max_width=max_w), gap=2)
-        else:
+        if any(g.cards for row in section.rows for g in row.groups):
+            stack.add(RowsBlock(section.rows, deck=picture.deck, max_width=max_w), gap=10 if groups else 4)
+        elif not groups:
             stack.add(TextBlock(section.empty, theme.caption_size, theme.muted, max_width=max_w), gap=2)
     for note in picture.notes:
         stack.add(TextBlock(note, theme.caption_size, theme.muted, max_width=max_w), gap=8)
