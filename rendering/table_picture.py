@@ -183,7 +183,7 @@ class LabelledCardsBlock(CardsBlock):
         for group in groups:
             starts.append(index)
             index += len(group.cards)
-        needs = {start: (line.width + LABEL_PAD if line else 0) for start, line in zip(starts, lines)}
+        needs = {start: (2 + line.width + LABEL_PAD if line else 0) for start, line in zip(starts, lines)}
         card_w = self.deck.card_size[0]
         plan, width = self.plan, max_width
         for _ in range(4):
@@ -201,19 +201,16 @@ class LabelledCardsBlock(CardsBlock):
         self.width = plan.width
         self.height = plan.rows * self.row_h + (plan.rows - 1) * theme.row_gap
         slots = {s.index: s for s in plan.slots}
-        next_start = {}  # slot of a group's first card -> x where the next group of its row starts
         firsts = [slots[i] for i in starts]
-        for a, b in zip(firsts, firsts[1:] + [None]):
-            next_start[a.index] = b.x if b is not None and b.row == a.row else max_width + LABEL_PAD
         self.labels = []
-        for start, group, line in zip(starts, groups, lines):
+        for first, following, group, line in zip(firsts, firsts[1:] + [None], groups, lines):
             if line is None:
                 continue
-            slot = slots[start]
-            room = next_start[start] - slot.x - LABEL_PAD
-            if line.width > room:
-                line = text_line(_fit(group.label, size, True, max(room, 12)), size, True, theme.marked)
-            self.labels.append((slot, line))
+            right = following.x - LABEL_PAD if following is not None and following.row == first.row else max_width
+            room = right - (first.x + 2)  # a label starts 2 px in
+            if line.width > room:  # no room was made: cut it (a line is 2 px wider than its text)
+                line = text_line(_fit(group.label, size, True, max(room - 2, 12)), size, True, theme.marked)
+            self.labels.append((first, line))
 
     def draw(self, canvas, x, y):
         if not self.plan.slots:
