@@ -124,6 +124,9 @@ class SeatsBlock(Block):
                 paste_text(canvas, detail, (bx + 8, by + 27 + k * LINE_H))
 
 
+PILE_CAPTION_W = 180  # a longer caption ("discarded by <a long name>") is cut
+
+
 class PilesBlock(Block):
     """Piles side by side: a label above each card, a caption below."""
 
@@ -132,7 +135,8 @@ class PilesBlock(Block):
         self.theme = theme
         self.piles = piles
         self.labels = [text_line(p.label, theme.caption_size, True, theme.text) for p in piles]
-        self.captions = [text_line(p.caption, theme.index_size + 1, False, theme.muted) if p.caption else None
+        self.captions = [text_line(_fit(p.caption, theme.index_size + 1, False, PILE_CAPTION_W), theme.index_size + 1,
+                                   False, theme.muted) if p.caption else None
                          for p in piles]
         self.sprites = [card_sprite(p.card, self.deck) if p.card else None for p in piles]
         card_w, card_h = self.deck.card_size
@@ -273,7 +277,7 @@ class RowsBlock(Block):
         for i, (name, block, height) in enumerate(zip(self.names, self.blocks, self.heights)):
             if i:
                 line_y = y - ROW_GAP // 2
-                draw.line((x, line_y, x + self.width, line_y), fill=self.theme.separator, width=1)
+                draw.line((x, line_y, canvas.width - x, line_y), fill=self.theme.separator, width=1)
             top = y + (block.raise_space if block else 0)
             paste_text(canvas, name, (x, top))
             if block is None:
