@@ -1,6 +1,6 @@
 """Time the public table picture of each game at 4 players, from mid-game states.
 
-    python -m benchmarks.render_table [--seeds 5] [--moves 30] [--repeat 100] [--profile GAME]
+    python -m benchmarks.render_table [--seeds 5] [--moves 30] [--repeat 100] [--passes 3] [--profile GAME]
 
 Each game is played by its AI from fixed seeds (the same states on every run). For every
 seed, the pictures of ``--moves`` successive positions around the middle of the game are
@@ -10,6 +10,10 @@ upload). Sprites are warmed first. Two figures per game, in ms (picture data to 
 - *after each move*: every kept picture rendered once, in play order: what the table pays
   after a move;
 - *same picture*: the middle position of the first seed rendered ``--repeat`` times.
+
+Wall-clock median, p95 and max, and the median CPU time (the process's own: on a shared
+machine it shows what other processes add to the wall clock). The figures are taken in
+``--passes`` interleaved passes over the games.
 
 ``--profile phom`` prints where the time goes for that game (cProfile).
 """
@@ -87,10 +91,11 @@ def stats(times: list[float]) -> tuple[float, float]:
     return statistics.median(times), times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
 
 
-def timed(picture) -> tuple[float, bytes]:
-    start = time.perf_counter()
-    png = render_table_picture(picture)
-    return (time.perf_counter() - start) * 1000, png
+def timed(picture) -> tuple[float, float]:
+    """Wall and CPU ms to render ``picture`` to PNG bytes."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    render_table_picture(picture)
+    return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
 
 def main() -> None:
@@ -99,35 +104,49 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5, help="games per game type")
     parser.add_argument("--moves", type=int, default=30, help="successive positions kept per game")
     parser.add_argument("--repeat", type=int, default=100, help="renders of the same picture")
+    parser.add_argument("--passes", type=int, default=3,
+                        help="passes over all the games (interleaved, so a busy moment hits every game a little)")
     parser.add_argument("--profile", choices=sorted(GAMES), help="profile this game's renders")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games to time")
     args = parser.parse_args()
 
-    print(f"font: {fonts.font_name()} · {args.players} players · {args.seeds} seeds × {args.moves} positions")
-    print(f"{'game':<9} {'after each move: median':>24} {'p95':>8} {'max':>8}   {'same picture: median':>21} "
-          f"{'p95':>8}   size, PNG")
-    for game in args.games.split(","):
-        ui = ui_of(game)
-        warm_sprites(ui.deck)
-        pictures = [p for seed in range(1, args.seeds + 1)
-                    for p in mid_game_pictures(game, args.players, seed, args.moves)]
-        middle = pictures[len(pictures) // (2 * args.seeds)]
-        for picture in pictures[:3]:  # fonts, text and shadow caches
+    games = args.games.split(",")
+    pictures, middles = {}, {}
+    for game in games:
+        warm_sprites(ui_of(game).deck)
+        pictures[game] = [p for seed in range(1, args.seeds + 1)
+                          for p in mid_game_pictures(game, args.players, seed, args.moves)]
+        middles[game] = pictures[game][len(pictures[game]) // (2 * args.seeds)]
+        for picture in pictures[game][:3]:  # fonts, text and shadow caches
             render_table_picture(picture)
-        if args.profile == game:
-            profiler = cProfile.Profile()
-            profiler.enable()
-        moves = [timed(p)[0] for p in pictures]
-        if args.profile == game:
-            profiler.disable()
-        same = [timed(middle)[0] for _ in range(args.repeat)]
-        png = render_table_picture(middle)
-        size = Image.open(io.BytesIO(png)).size
-        (m_med, m_p95), (s_med, s_p95) = stats(moves), stats(same)
-        print(f"{game:<9} {m_med:21.2f} ms {m_p95:5.2f} ms {max(moves):5.2f} ms   {s_med:18.2f} ms {s_p95:5.2f} ms"
-              f"   {size[0]}×{size[1]}, {len(png) // 1024} KB  ({len(moves)} pictures)")
-        if args.profile == game:
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(14)
+    moves = {game: [] for game in games}
+    same = {game: [] for game in games}
+    profiler = cProfile.Profile() if args.profile else None
+    for _ in range(args.passes):
+        for game in games:
+            if game == args.profile:
+                profiler.enable()
+            moves[game] += [timed(p) for p in pictures[game]]
+            if game == args.profile:
+                profiler.disable()
+            same[game] += [timed(middles[game]) for _ in range(max(1, args.repeat // args.passes))]
+
+    print(f"font: {fonts.font_name()} · {args.players} players · {args.seeds} seeds × {args.moves} positions · "
+          f"{args.passes} passes · ms")
+    print(f"{'':9} {'after each move':^33}   {'same picture':^22}")
+    print(f"{'game':9} {'median':>8} {'p95':>7} {'max':>7} {'cpu med':>8}   {'median':>7} {'p95':>7} {'cpu med':>8}"
+          f"   size, PNG")
+    for game in games:
+        png = render_table_picture(middles[game])
+        width, height = Image.open(io.BytesIO(png)).size
+        walls = [w for w, _ in moves[game]]
+        (m_med, m_p95), (s_med, s_p95) = stats(walls), stats([w for w, _ in same[game]])
+        m_cpu, s_cpu = statistics.median(c for _, c in moves[game]), statistics.median(c for _, c in same[game])
+        print(f"{game:9} {m_med:8.2f} {m_p95:7.2f} {max(walls):7.2f} {m_cpu:8.2f}   "
+              f"{s_med:7.2f} {s_p95:7.2f} {s_cpu:8.2f}   {width}×{height}, {len(png) // 1024} KB  "
+              f"({len(pictures[game])} pictures)")
+    if profiler is not None:
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(14)
 
 
 if __name__ == "__main__":
