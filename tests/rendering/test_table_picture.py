@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 import time
 
 from PIL import Image, ImageChops
@@ -164,3 +165,17 @@ def test_a_card_over_its_shadow_in_one_paste_looks_the_same():
         sprite = card_sprite(code, deck)
         two.paste(sprite, (40, 30), sprite)
         assert max(hi for _, hi in ImageChops.difference(one, two).getextrema()) <= 1, code
+
+
+def test_threads_draw_on_their_own_canvas():
+    """Each rendering thread keeps its own canvas: pictures rendered at once come out as alone."""
+    pictures = [picture(seats=s, melds=m, active=a) for s, m, a in ((4, 6, 1), (6, 14, 3), (2, 2, 0), (4, 0, 2))]
+    pictures.append(TablePicture(title="Tall", sections=(Section("Rows", rows=tuple(
+        Row(f"P{i}", (Group("x", ("2V", "3V")),)) for i in range(9))),), deck="tosom"))
+    alone = [render_table_picture(p) for p in pictures]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(render_table_picture, pictures * 6))
+    assert together == alone * 6
+    big, small = (Image.open(io.BytesIO(png)) for png in (alone[1], alone[2]))
+    assert small.size < big.size  # a small picture after a big one: only its own corner of the canvas
+    assert render_table_picture(pictures[2]) == alone[2]
