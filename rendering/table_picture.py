@@ -26,9 +26,9 @@ from PIL import Image, ImageDraw
 from . import _async
 from .compose import (THEME, Block, CardPlan, CardsBlock, Slot, Stack, TextBlock, common_step, inner_width,
                       plan_cards)
-from .sprites import Deck, card_shadow, card_sprite, get_deck
 from .fonts import FONT_LOCK, font, prepare_text
 from .shapes import SUIT_CHARS
+from .sprites import Deck, card_shadow, card_sprite, get_deck
 from .text import measure, paste_text, text_line
 
 __all__ = ["Group", "Pile", "Row", "SeatBox", "Section", "TablePicture", "picture_names", "printable",
@@ -314,17 +314,16 @@ def printable(text: str) -> str:
     return " ".join("".join(ch for ch in text if _drawable(ch)).split())
 
 
-_shadowed: dict[tuple[str, str], tuple[Image.Image, int, int]] = {}
+_shadowed: dict[tuple[str, str], tuple[Image.Image, Image.Image, int, int]] = {}
 
 
 def shadowed_sprite(code: str, deck: Deck) -> tuple[Image.Image, int, int]:
     """The card over its shadow as one RGBA image (read-only, cached) and where the card's
     top left corner is in it: pasting it is pasting the shadow then the card, in one go."""
-    key = (deck.name, code)
-    found = _shadowed.get(key)
-    if found is not None:
-        return found
     sprite = card_sprite(code, deck)
+    found = _shadowed.get((deck.name, code))
+    if found is not None and found[0] is sprite:  # (a deck registered again draws new sprites)
+        return found[1:]
     shadow, margin = card_shadow(deck)
     sdx, sdy = THEME.shadow_offset
     sx, sy = sdx - margin, sdy - margin  # the shadow's corner, relative to the card's
@@ -337,10 +336,9 @@ def shadowed_sprite(code: str, deck: Deck) -> tuple[Image.Image, int, int]:
     image.alpha_composite(layer, (sx - left, sy - top))
     image.alpha_composite(sprite, (-left, -top))
     image.load()
-    found = (image, -left, -top)
     if len(_shadowed) < 2048:
-        _shadowed[key] = found
-    return found
+        _shadowed[(deck.name, code)] = (sprite, image, -left, -top)
+    return image, -left, -top
 
 
 def picture_names(names: list[str]) -> list[str]:

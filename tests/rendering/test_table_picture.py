@@ -179,3 +179,22 @@ def test_threads_draw_on_their_own_canvas():
     big, small = (Image.open(io.BytesIO(png)) for png in (alone[1], alone[2]))
     assert small.size < big.size  # a small picture after a big one: only its own corner of the canvas
     assert render_table_picture(pictures[2]) == alone[2]
+
+
+def test_a_deck_registered_again_is_drawn_with_its_new_sprites():
+    from rendering import register_deck
+    from rendering.french import FrenchDeck
+
+    class Plain(FrenchDeck):
+        name = "french-shadow-test"
+
+    class Red(Plain):
+        def draw_face(self, code):
+            return self.canvas(fill=(220, 0, 0, 255)).finish()
+
+    register_deck(Plain())
+    before, _, _ = shadowed_sprite("QS", get_deck("french-shadow-test"))
+    assert shadowed_sprite("QS", get_deck("french-shadow-test"))[0] is before  # cached
+    register_deck(Red())
+    after, dx, dy = shadowed_sprite("QS", get_deck("french-shadow-test"))
+    assert after is not before and after.getpixel((dx + 36, dy + 52))[:3] == (220, 0, 0)
