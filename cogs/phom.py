@@ -206,13 +206,13 @@ class PhomUI(GameUI):
 
         def detail(seat: int) -> str:
             discards = len(view["discards"][seat])
-            first = f"{view['hand_sizes'][seat]} cards · " + (f"{discards} discards" if discards != 1 else "1 discard")
-            more = []
+            first = [f"{view['hand_sizes'][seat]} cards", f"{discards} discards" if discards != 1 else "1 discard"]
+            second = []
             if view["eaten"][seat]:
-                more.append(f"eaten {len(view['eaten'][seat])}")
+                second.append(f"eaten {len(view['eaten'][seat])}")
             if view["shown"][seat]:
-                more.append(f"{len(view['shown'][seat])} phỏm shown")
-            return first + ("\n" + " · ".join(more) if more else "")
+                second.append(f"{len(view['shown'][seat])} phỏm shown")
+            return "\n".join(" · ".join(line) for line in (first, second) if line)
 
         def row(seat: int) -> Row:
             groups = [Group("discards", tuple(view["discards"][seat]))]
@@ -227,7 +227,7 @@ class PhomUI(GameUI):
         piles = (Pile("Stock", BACK if view["stock"] else None,
                       f"{view['stock']} cards · draw {view['draws']}/{4 * n - 1}"),
                  Pile("On offer", active, offer))
-        title = f"Phỏm · table #{table.id}" + (" · last round" if view["last_round"] else "")
+        title = f"Phỏm · table #{table.id} · last round" if view["last_round"] else f"Phỏm · table #{table.id}"
         return TablePicture(title=title, seats=seats, piles=piles, deck=self.deck,
                             sections=(Section("Discards, eaten cards and phỏm shown",
                                               rows=tuple(row(seat) for seat in range(n)),
