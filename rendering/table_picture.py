@@ -102,7 +102,7 @@ class SeatsBlock(Block):
         self.per_row = max(1, min(len(seats), (max_width + BOX_GAP) // (BOX_W + BOX_GAP)))
         rows = -(-len(seats) // self.per_row) if seats else 0
         lines = max((len(s.detail.splitlines()) for s in seats), default=0)
-        self.box_h = 30 + LINE_H * lines
+        self.box_h = 33 + LINE_H * lines  # the name, the detail lines, a little room below
         self.width = self.per_row * BOX_W + (self.per_row - 1) * BOX_GAP if seats else 0
         self.height = rows * self.box_h + max(0, rows - 1) * BOX_GAP
 
