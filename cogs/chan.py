@@ -7,6 +7,8 @@ from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.tosom import RANKS, cjk_name, is_ca, sort_cards, vi_name
 from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
 from bot.tables.commands import MAX_STAKE, GameCog, LobbyOption
+from rendering import BACK
+from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
 
 EAT_KEYS = {"eat_chan": "Eat Chắn", "eat_ca": "Eat Cạ", "eat_ca2": "Eat Cạ*"}
 
@@ -239,6 +241,35 @@ class ChanUI(CopyTokensUI):
                 parts.append("laid: " + " ".join(f"[{self.cards_text(p)}]" for p in view["laid"][seat]))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
+
+    def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
+        names = picture_names(names)
+        n = view["num_players"]
+        to_act = set(view["to_act"])
+
+        def detail(seat: int) -> str:
+            laid = len(view["laid"][seat])
+            text = f"{view['hand_sizes'][seat]} in hand · row {len(view['rows'][seat])}"
+            return text + (f"\n{laid} pairs laid" if laid > 1 else "\n1 pair laid" if laid else "")
+
+        def row(seat: int) -> Row:
+            groups = [Group("trash row", tuple(view["rows"][seat]))]
+            groups += [Group("laid" if k == 0 else "", tuple(pair)) for k, pair in enumerate(view["laid"][seat])]
+            return Row(names[seat], tuple(groups), active=seat in to_act)
+
+        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
+                      for seat in range(n))
+        active, source = view["active"], view["active_from"]
+        if active is None:
+            offer = Pile("On offer", None)
+        elif source is None:
+            offer = Pile("Drawn", active, f"by {names[view['current']]}" if view["current"] is not None else "")
+        else:
+            offer = Pile("On offer", active, f"from {names[source]}")
+        piles = (Pile("Stock", BACK if view["stock"] else None, f"{view['stock']} cards"), offer)
+        return TablePicture(title=f"Chắn · table #{table.id}", seats=seats, piles=piles, deck=self.deck,
+                            sections=(Section("Trash rows and pairs laid", rows=tuple(row(seat) for seat in range(n)),
+                                              empty="No card on the table yet."),))
 
     def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
         outcome = view["outcome"]

@@ -6,6 +6,8 @@ from bot.games import phom, phom_ai
 from bot.games.base import IllegalAction
 from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec
 from bot.tables.commands import GameCog
+from rendering import BACK
+from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHDC"
@@ -192,6 +194,44 @@ class PhomUI(GameUI):
                 parts.append("shown: " + "  ".join(f"[{self.cards_text(m)}]" for m in view["shown"][seat]))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
+
+    def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
+        names = picture_names(names)
+        n = view["num_players"]
+        to_act = set(view["to_act"])
+
+        def unshown_eaten(seat: int) -> list[str]:
+            shown = {card for meld in view["shown"][seat] for card in meld}
+            return [card for card in view["eaten"][seat] if card not in shown]
+
+        def detail(seat: int) -> str:
+            discards = len(view["discards"][seat])
+            first = [f"{view['hand_sizes'][seat]} cards", f"{discards} discards" if discards != 1 else "1 discard"]
+            second = []
+            if view["eaten"][seat]:
+                second.append(f"eaten {len(view['eaten'][seat])}")
+            if view["shown"][seat]:
+                second.append(f"{len(view['shown'][seat])} phỏm shown")
+            return "\n".join(" · ".join(line) for line in (first, second) if line)
+
+        def row(seat: int) -> Row:
+            groups = [Group("discards", tuple(view["discards"][seat]))]
+            groups.append(Group("eaten", tuple(unshown_eaten(seat))))
+            groups += [Group("shown" if k == 0 else "", tuple(meld)) for k, meld in enumerate(view["shown"][seat])]
+            return Row(names[seat], tuple(groups), active=seat in to_act)
+
+        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
+                      for seat in range(n))
+        active = view["active"]
+        offer = f"from {names[(view['current'] - 1) % n]}" if active and view["current"] is not None else ""
+        piles = (Pile("Stock", BACK if view["stock"] else None,
+                      f"{view['stock']} cards · draw {view['draws']}/{4 * n - 1}"),
+                 Pile("On offer", active, offer))
+        title = f"Phỏm · table #{table.id} · last round" if view["last_round"] else f"Phỏm · table #{table.id}"
+        return TablePicture(title=title, seats=seats, piles=piles, deck=self.deck,
+                            sections=(Section("Discards, eaten cards and phỏm shown",
+                                              rows=tuple(row(seat) for seat in range(n)),
+                                              empty="No card on the table yet."),))
 
     def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
         outcome = view["outcome"]

@@ -7,6 +7,8 @@ from bot.games.base import Event, IllegalAction, card_of, tokens_for
 from bot.games.tusac_sets import COLOURS, card_name, glyph, sort_cards
 from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
 from bot.tables.commands import GameCog, LobbyOption
+from rendering import BACK
+from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
 
 COLOUR_MARKS = {"R": "🔴", "Y": "🟡", "G": "🟢", "W": "⚪"}
 
@@ -245,6 +247,40 @@ class TuSacUI(CopyTokensUI):
                 parts.append("discards: " + " ".join(meld_text([c]) for c in view["discards"][seat][-8:]))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
+
+    def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
+        names = picture_names(names)
+        n = view["num_players"]
+        to_act = set(view["to_act"])
+
+        def detail(seat: int) -> str:
+            sets = len(view["public"][seat])
+            text = f"{view['hand_sizes'][seat]} cards · khap {view['khap_counts'][seat]}"
+            return text + (f"\n{sets} public sets" if sets > 1 else "\n1 public set" if sets else "")
+
+        def row(seat: int) -> Row:
+            groups = [Group("discards", tuple(view["discards"][seat]))]
+            first = True
+            for meld in view["public"][seat]:
+                label = {"quan": "Quan", "khui": "Khui"}.get(meld["kind"], "public" if first else "")
+                groups.append(Group(label, tuple(meld["cards"])))
+                first = False
+            return Row(names[seat], tuple(groups), active=seat in to_act)
+
+        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
+                      for seat in range(n))
+        active = view["active"]
+        if active is None:
+            caption = ""
+        elif view["active_drawn"]:
+            caption = f"drawn by {names[view['active_from']]}"
+        else:
+            caption = f"discarded by {names[view['active_from']]}"
+        piles = (Pile("Stock", BACK if view["stock"] else None, f"{view['stock']} cards"),
+                 Pile("Active card", active, caption))
+        return TablePicture(title=f"Tứ Sắc · table #{table.id}", seats=seats, piles=piles, deck=self.deck,
+                            sections=(Section("Discards and public sets", rows=tuple(row(seat) for seat in range(n)),
+                                              empty="No card on the table yet."),))
 
     def result_rows(self, view: dict, names: list[str]) -> list[tuple]:
         outcome = view["outcome"]

@@ -7,24 +7,32 @@ view by the game's UI: the per-game layer); this module draws every game's the s
 - the seats: a box per player with his name, a detail line (card count, opened, announced
   jokers, total...), the player to act outlined;
 - the piles: the stock (a card back with its count), the top discard, an active card...;
-- sections of labelled card groups: Concan's numbered melds, each player's discards...
+- sections of labelled card groups: Concan's numbered melds...; or of rows, one per player,
+  with his name at the left and his cards in front of him (discards, trash row, melds laid).
 
 Jokers standing for a card (``JK=5H``) are drawn as such by the decks.
 """
 
 from __future__ import annotations
 
+import struct
+import threading
+import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import _async
-from .compose import THEME, Block, CardsBlock, Stack, TextBlock, encode_png, inner_width, render_stack
-from .sprites import card_shadow, card_sprite, get_deck
-from .text import paste_text, text_line
+from .compose import (THEME, Block, CardPlan, CardsBlock, Slot, Stack, TextBlock, common_step, inner_width,
+                      plan_cards)
+from .fonts import FONT_LOCK, font, prepare_text
+from .shapes import SUIT_CHARS
+from .sprites import Deck, card_shadow, card_sprite, get_deck
+from .text import measure, paste_text, text_line
 
-__all__ = ["Group", "Pile", "SeatBox", "Section", "TablePicture", "render_table_picture",
-           "render_table_picture_async"]
+__all__ = ["Group", "Pile", "Row", "SeatBox", "Section", "TablePicture", "picture_names", "printable",
+           "render_table_picture", "render_table_picture_async"]
 
 
 @dataclass(frozen=True)
@@ -49,10 +57,21 @@ class Group:
 
 
 @dataclass(frozen=True)
+class Row:
+    """A player's line of cards: ``label`` (his name) at the left, then ``groups`` (his
+    discards, his melds...), each group labelled over its first card when its label is not
+    empty. Rows of a section share one fan step, so their cards line up."""
+    label: str
+    groups: tuple[Group, ...]
+    active: bool = False  # the player to act: his name is highlighted
+
+
+@dataclass(frozen=True)
 class Section:
     title: str  # "Melds on the table"
-    groups: tuple[Group, ...]
-    empty: str = "—"  # shown when there is no group
+    groups: tuple[Group, ...] = ()
+    empty: str = "—"  # shown when no group and no row holds a card
+    rows: tuple[Row, ...] = ()  # drawn after the groups; a row without cards shows "—"
 
 
 @dataclass(frozen=True)
@@ -83,7 +102,7 @@ class SeatsBlock(Block):
         self.per_row = max(1, min(len(seats), (max_width + BOX_GAP) // (BOX_W + BOX_GAP)))
         rows = -(-len(seats) // self.per_row) if seats else 0
         lines = max((len(s.detail.splitlines()) for s in seats), default=0)
-        self.box_h = 30 + LINE_H * lines
+        self.box_h = 33 + LINE_H * lines  # the name, the detail lines, a little room below
         self.width = self.per_row * BOX_W + (self.per_row - 1) * BOX_GAP if seats else 0
         self.height = rows * self.box_h + max(0, rows - 1) * BOX_GAP
 
@@ -106,6 +125,9 @@ class SeatsBlock(Block):
                 paste_text(canvas, detail, (bx + 8, by + 27 + k * LINE_H))
 
 
+PILE_CAPTION_W = 180  # a longer caption ("discarded by <a long name>") is cut
+
+
 class PilesBlock(Block):
     """Piles side by side: a label above each card, a caption below."""
 
@@ -114,7 +136,8 @@ class PilesBlock(Block):
         self.theme = theme
         self.piles = piles
         self.labels = [text_line(p.label, theme.caption_size, True, theme.text) for p in piles]
-        self.captions = [text_line(p.caption, theme.index_size + 1, False, theme.muted) if p.caption else None
+        self.captions = [text_line(_fit(p.caption, theme.index_size + 1, False, PILE_CAPTION_W), theme.index_size + 1,
+                                   False, theme.muted) if p.caption else None
                          for p in piles]
         self.sprites = [card_sprite(p.card, self.deck) if p.card else None for p in piles]
         card_w, card_h = self.deck.card_size
@@ -126,51 +149,209 @@ class PilesBlock(Block):
 
     def draw(self, canvas, x, y):
         card_w, card_h = self.deck.card_size
-        shadow, margin = card_shadow(self.deck)
-        sdx, sdy = self.theme.shadow_offset
         draw = ImageDraw.Draw(canvas)
-        for label, caption, sprite, cell in zip(self.labels, self.captions, self.sprites, self.cell_w):
+        for pile, label, caption, cell in zip(self.piles, self.labels, self.captions, self.cell_w):
             cx = x + (cell - card_w) // 2
             paste_text(canvas, label, (x + (cell - label.width) // 2, y))
             top = y + self.label_h + 4
-            if sprite is None:
+            if pile.card is None:
                 draw.rounded_rectangle((cx, top, cx + card_w - 1, top + card_h - 1), radius=self.deck.corner_radius,
                                        outline=self.theme.empty_slot, width=2)
             else:
-                canvas.paste((0, 0, 0), (cx - margin + sdx, top - margin + sdy), shadow)
-                canvas.paste(sprite, (cx, top), sprite)
+                image, dx, dy = shadowed_sprite(pile.card, self.deck)
+                canvas.paste(image, (cx - dx, top - dy), image)
             if caption is not None:
                 paste_text(canvas, caption, (x + (cell - caption.width) // 2, top + card_h + 4))
             x += cell + 28
 
 
+LABEL_SIZE_EXTRA = 1  # group labels: the index size + 1, bold
+LABEL_MAX_W = 140
+LABEL_PAD = 8  # at least this between the end of a label and the next group
+
+
 class LabelledCardsBlock(CardsBlock):
     """Card groups with a label over each group's first card (in the room a hand keeps for
-    raised cards)."""
+    raised cards). A group is pushed right when the label before it would run into it, so a
+    label over a single card stays whole."""
 
-    def __init__(self, groups: tuple[Group, ...], *, deck: str, max_width: int, theme=THEME):
-        super().__init__([list(g.cards) for g in groups], deck=deck, show_index=False, reserve_raise=True,
-                         reserve_bar=False, max_width=max_width, theme=theme)
-        firsts, index = [], 0
+    def __init__(self, groups: tuple[Group, ...], *, deck: str, max_width: int, step: int | None = None,
+                 theme=THEME):
+        groups = tuple(g for g in groups if g.cards)
+        cards = [list(g.cards) for g in groups]
+        super().__init__(cards, deck=deck, show_index=False, reserve_raise=any(g.label for g in groups),
+                         reserve_bar=False, step=step, max_width=max_width, theme=theme)
+        size = theme.index_size + LABEL_SIZE_EXTRA
+        lines = [text_line(_fit(g.label, size, True, LABEL_MAX_W), size, True, theme.marked) if g.label else None
+                 for g in groups]
+        starts, index = [], 0
         for group in groups:
-            if group.cards:
-                firsts.append((index, group.label))
-                index += len(group.cards)
-        slots = {s.index: s for s in self.plan.slots}
-        self.labels = [(slots[i], text_line(_fit(label, theme.index_size + 1, True, 140), theme.index_size + 1,
-                                            True, theme.marked)) for i, label in firsts if i in slots]
+            starts.append(index)
+            index += len(group.cards)
+        needs = {start: (2 + line.width + LABEL_PAD if line else 0) for start, line in zip(starts, lines)}
+        card_w = self.deck.card_size[0]
+        plan, width = self.plan, max_width
+        for _ in range(4):
+            roomy = _make_room(plan, needs, card_w)
+            if roomy.width <= max_width:
+                plan = roomy
+                break
+            width -= roomy.width - max_width
+            if width < card_w:
+                break
+            plan = plan_cards(cards, self.deck, width, theme.group_gap, self.plan.step)
+        if plan.width > max_width:  # cannot make room: keep the plain plan, labels are cut below
+            plan = self.plan
+        self.plan = plan
+        self.width = plan.width
+        self.height = plan.rows * self.row_h + (plan.rows - 1) * theme.row_gap
+        slots = {s.index: s for s in plan.slots}
+        firsts = [slots[i] for i in starts]
+        self.labels = []
+        for first, following, group, line in zip(firsts, firsts[1:] + [None], groups, lines):
+            if line is None:
+                continue
+            right = following.x - LABEL_PAD if following is not None and following.row == first.row else max_width
+            room = right - (first.x + 2)  # a label starts 2 px in
+            if line.width > room:  # no room was made: cut it (a line is 2 px wider than its text)
+                line = text_line(_fit(group.label, size, True, max(room - 2, 12)), size, True, theme.marked)
+            self.labels.append((first, line))
 
     def draw(self, canvas, x, y):
-        super().draw(canvas, x, y)
+        if not self.plan.slots:
+            super().draw(canvas, x, y)
+        row_h = self.row_h + self.theme.row_gap
+        for slot in self.plan.slots:  # each card over its shadow, in one paste
+            image, dx, dy = shadowed_sprite(slot.code, self.deck)
+            canvas.paste(image, (x + slot.x - dx, y + slot.row * row_h + self.raise_space - dy), image)
         for slot, line in self.labels:
             top = y + slot.row * (self.row_h + self.theme.row_gap)
             paste_text(canvas, line, (x + slot.x + 2, top + max(0, self.raise_space - line.height - 1)))
 
 
-def _fit(text: str, size: int, bold: bool, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` px."""
-    from .text import measure
+def _make_room(plan: CardPlan, needs: dict[int, int], card_w: int) -> CardPlan:
+    """``plan`` with each group moved right, within its row, far enough for the label of the
+    group before it (``needs``: slot index of a group's first card -> the width its label
+    needs; every group's first card is a key)."""
+    slots, row, shift, free_from = [], -1, 0, 0
+    for s in plan.slots:
+        if s.row != row:  # a new row: nothing to its left
+            row, shift, free_from = s.row, 0, 0
+        if s.index in needs:
+            x = s.x + shift
+            if x < free_from:
+                shift += free_from - x
+            free_from = s.x + shift + needs[s.index]
+        slots.append(Slot(s.index, s.code, s.x + shift, s.row, s.visible))
+    width = max((s.x + card_w for s in slots), default=plan.width)
+    return CardPlan(tuple(slots), plan.rows, width, plan.step)
 
+
+ROW_LABEL_W = 132  # the widest name at the left of a row, px
+ROW_GAP = 12  # between two rows (a separator line in the middle)
+
+
+class RowsBlock(Block):
+    """One line per player: his name at the left, his card groups in front of it (wrapped
+    within the line when they do not fit). Every row uses the same fan step."""
+
+    def __init__(self, rows: tuple[Row, ...], *, deck: str, max_width: int, theme=THEME):
+        self.theme = theme
+        size = theme.caption_size
+        self.names = [text_line(_fit(r.label, size, True, ROW_LABEL_W), size, True,
+                                ACTIVE if r.active else theme.text) for r in rows]
+        self.dash = text_line("—", size, False, theme.muted)
+        self.cards_x = min(ROW_LABEL_W, max((n.width for n in self.names), default=0)) + 14
+        cards_w = max_width - self.cards_x
+        d = get_deck(deck)
+        filled = [tuple(g for g in r.groups if g.cards) for r in rows]
+        step = common_step([[g.cards for g in groups] for groups in filled if groups], d, cards_w,
+                           theme.group_gap)
+        self.blocks = [LabelledCardsBlock(groups, deck=deck, max_width=cards_w, step=step, theme=theme)
+                       if groups else None for groups in filled]
+        self.heights = [b.height if b else max(n.height, self.dash.height) for b, n in zip(self.blocks, self.names)]
+        self.width = self.cards_x + max((b.width if b else self.dash.width for b in self.blocks), default=0)
+        self.height = sum(self.heights) + ROW_GAP * max(0, len(rows) - 1)
+        self.line_end = 0  # where the lines between rows end (the picture's right padding), set when drawn
+
+    def draw(self, canvas, x, y):
+        draw = ImageDraw.Draw(canvas)
+        for i, (name, block, height) in enumerate(zip(self.names, self.blocks, self.heights)):
+            if i:
+                line_y = y - ROW_GAP // 2
+                draw.line((x, line_y, self.line_end or x + self.width, line_y), fill=self.theme.separator, width=1)
+            top = y + (block.raise_space if block else 0)
+            paste_text(canvas, name, (x, top))
+            if block is None:
+                paste_text(canvas, self.dash, (x + self.cards_x, top))
+            else:
+                block.draw(canvas, x + self.cards_x, y)
+            y += height + ROW_GAP
+
+
+def _drawable(ch: str) -> bool:
+    """Whether the picture's font has a glyph for ``ch`` (suits are drawn as shapes)."""
+    if ch in SUIT_CHARS:
+        return True
+    return _has_glyph(prepare_text(ch))
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(text: str) -> bool:
+    with FONT_LOCK:
+        f = font(20)
+        missing = f.getmask("\uffff")
+        for ch in text:
+            mask = f.getmask(ch)
+            if mask.size == missing.size and bytes(mask) == bytes(missing):
+                return False
+    return True
+
+
+def printable(text: str) -> str:
+    """``text`` without the characters the picture's font cannot draw (emoji and symbols
+    would print as boxes: "🤖 AI 1" -> "AI 1"), spaces collapsed. Empty if nothing is left."""
+    return " ".join("".join(ch for ch in text if _drawable(ch)).split())
+
+
+_shadowed: dict[tuple[str, str], tuple[Image.Image, Image.Image, int, int]] = {}
+
+
+def shadowed_sprite(code: str, deck: Deck) -> tuple[Image.Image, int, int]:
+    """The card over its shadow as one RGBA image (read-only, cached) and where the card's
+    top left corner is in it: pasting it is pasting the shadow then the card, in one go."""
+    sprite = card_sprite(code, deck)
+    found = _shadowed.get((deck.name, code))
+    if found is not None and found[0] is sprite:  # (a deck registered again draws new sprites)
+        return found[1:]
+    shadow, margin = card_shadow(deck)
+    sdx, sdy = THEME.shadow_offset
+    sx, sy = sdx - margin, sdy - margin  # the shadow's corner, relative to the card's
+    left, top = min(0, sx), min(0, sy)
+    right = max(sprite.width, sx + shadow.width)
+    bottom = max(sprite.height, sy + shadow.height)
+    image = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    layer = Image.new("RGBA", shadow.size, (0, 0, 0, 0))
+    layer.putalpha(shadow)
+    image.alpha_composite(layer, (sx - left, sy - top))
+    image.alpha_composite(sprite, (-left, -top))
+    image.load()
+    if len(_shadowed) < 2048:
+        _shadowed[(deck.name, code)] = (sprite, image, -left, -top)
+    return image, -left, -top
+
+
+def picture_names(names: list[str]) -> list[str]:
+    """The seats' names as a picture shows them: :func:`printable`, "Seat 3" for a name with
+    nothing printable."""
+    return [printable(name) or f"Seat {seat + 1}" for seat, name in enumerate(names)]
+
+
+@lru_cache(maxsize=1024)
+def _fit(text: str, size: int, bold: bool, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` px, without the characters the font
+    cannot draw (names with emoji)."""
+    text = printable(text)
     if measure(text, size, bold) <= width:
         return text
     while text and measure(text + "…", size, bold) > width:
@@ -180,30 +361,109 @@ def _fit(text: str, size: int, bold: bool, width: int) -> str:
 
 # ---------------------------------------------------------------------------- the picture
 
-def table_picture_image(picture: TablePicture) -> Image.Image:
+def _stack(picture: TablePicture) -> Stack:
     theme = THEME
     max_w = inner_width(theme)
     stack = Stack()
-    stack.add(TextBlock(picture.title, theme.title_size, theme.text, bold=True, max_width=max_w))
+    stack.add(_text_block(picture.title, theme.title_size, theme.text, True, max_w))
     if picture.seats:
         stack.add(SeatsBlock(picture.seats, max_width=max_w), gap=8)
     if picture.piles:
         stack.add(PilesBlock(picture.piles, deck=picture.deck), gap=12)
     for section in picture.sections:
-        stack.add(TextBlock(section.title, theme.caption_size, theme.muted, bold=True, max_width=max_w), gap=12)
+        stack.add(_text_block(section.title, theme.caption_size, theme.muted, True, max_w), gap=12)
         groups = tuple(g for g in section.groups if g.cards)
         if groups:
             stack.add(LabelledCardsBlock(groups, deck=picture.deck, max_width=max_w), gap=2)
-        else:
-            stack.add(TextBlock(section.empty, theme.caption_size, theme.muted, max_width=max_w), gap=2)
+        if any(g.cards for row in section.rows for g in row.groups):
+            stack.add(RowsBlock(section.rows, deck=picture.deck, max_width=max_w), gap=10 if groups else 4)
+        elif not groups:
+            stack.add(_text_block(section.empty, theme.caption_size, theme.muted, False, max_w), gap=2)
     for note in picture.notes:
-        stack.add(TextBlock(note, theme.caption_size, theme.muted, max_width=max_w), gap=8)
-    return render_stack(stack, theme)
+        stack.add(_text_block(note, theme.caption_size, theme.muted, False, max_w), gap=8)
+    return stack
+
+
+_local = threading.local()
+
+
+def _canvas(width: int, height: int) -> Image.Image:
+    """This thread's drawing surface, at least ``width`` × ``height``. It is kept from one
+    render to the next: a fresh picture-sized image costs a thousand page faults, a third of
+    the render."""
+    canvas = getattr(_local, "canvas", None)
+    if canvas is None or canvas.width < width or canvas.height < height:
+        canvas = Image.new("RGB", (max(width, THEME.max_width), max(height, canvas.height if canvas else 0, 1000)))
+        _local.canvas = canvas
+    return canvas
+
+
+def _draw(picture: TablePicture) -> tuple[Image.Image, int, int]:
+    """The picture drawn in the top left ``width`` × ``height`` corner of this thread's canvas
+    (the rest of the canvas is left over from other pictures)."""
+    theme = THEME
+    stack = _stack(picture)
+    pad = theme.padding
+    width = min(theme.max_width, max(theme.min_width, max((b.width for b, _ in stack.blocks), default=0) + 2 * pad))
+    height = 2 * pad + sum(block.height + gap for block, gap in stack.blocks)
+    canvas = _canvas(width, height)
+    canvas.paste(theme.background, (0, 0, width, height))
+    y = pad
+    for block, gap in stack.blocks:
+        y += gap
+        if isinstance(block, RowsBlock):
+            block.line_end = width - pad
+        block.draw(canvas, pad, y)
+        y += block.height
+    return canvas, width, height
+
+
+def table_picture_image(picture: TablePicture) -> Image.Image:
+    """The picture as a new RGB image."""
+    canvas, width, height = _draw(picture)
+    return canvas.crop((0, 0, width, height))
+
+
+@lru_cache(maxsize=256)
+def _text_block(text: str, size: int, colour, bold: bool, max_width: int) -> TextBlock:
+    """A wrapped text block, measured once per text (blocks are not changed by drawing)."""
+    return TextBlock(text, size, colour, bold=bold, max_width=max_width)
+
+
+def encode_rgb_png(image: Image.Image, width: int | None = None, height: int | None = None) -> bytes:
+    """PNG bytes of an RGB image, or of its top left ``width`` × ``height`` corner: rows
+    unfiltered, zlib level 1.
+
+    Twice as fast as Pillow's encoder at ``compress_level=1`` (which tries every filter on
+    every row) for the same size on these pictures: felt, cards and text compress as well
+    unfiltered. The rows go to zlib in bands of about 64 KB, so no buffer the size of the
+    picture is made.
+    """
+    width = image.width if width is None else width
+    height = image.height if height is None else height
+    stride = 3 * width
+    band = max(1, 65536 // stride)
+    compressor = zlib.compressobj(1)
+    idat = []
+    for top in range(0, height, band):
+        raw = memoryview(image.crop((0, top, width, min(height, top + band))).tobytes())
+        parts = []
+        for start in range(0, len(raw), stride):
+            parts += (b"\0", raw[start:start + stride])  # filter type 0 (none), then the row
+        idat.append(compressor.compress(b"".join(parts)))
+    idat.append(compressor.flush())
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", b"".join(idat)) + chunk(b"IEND", b""))
 
 
 def render_table_picture(picture: TablePicture) -> bytes:
-    """PNG bytes of the table. Pure and thread-safe."""
-    return encode_png(table_picture_image(picture))
+    """PNG bytes of the table. Thread-safe (each thread draws on its own canvas)."""
+    canvas, width, height = _draw(picture)
+    return encode_rgb_png(canvas, width, height)
 
 
 async def render_table_picture_async(picture: TablePicture) -> bytes:

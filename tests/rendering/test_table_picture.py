@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 import time
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from rendering import BACK
-from rendering.table_picture import (ACTIVE, Group, Pile, SeatBox, Section, TablePicture, render_table_picture,
-                                     table_picture_image)
+from rendering.compose import THEME
+from rendering.sprites import card_shadow, card_sprite, get_deck
+from rendering.table_picture import (ACTIVE, LABEL_PAD, ROW_GAP, Group, LabelledCardsBlock, Pile, Row, RowsBlock,
+                                     SeatBox, Section, TablePicture, encode_rgb_png, picture_names, printable,
+                                     render_table_picture, shadowed_sprite, table_picture_image)
+from rendering.text import text_line
 
 
 def picture(seats: int = 4, melds: int = 6, active: int = 1) -> TablePicture:
@@ -61,3 +66,135 @@ def test_render_time_is_printed():
         render_table_picture(picture())
         times.append((time.perf_counter() - start) * 1000)
     print(f"table picture (4 seats, 6 melds): {sorted(times)[2]:.1f} ms median")
+
+
+# ---------------------------------------------------------------------------- rows of players
+
+def rows_picture(rows: tuple[Row, ...], deck: str = "tosom") -> TablePicture:
+    return TablePicture(title="Chắn · table #1",
+                        seats=tuple(SeatBox(r.label, "19 in hand", active=r.active) for r in rows),
+                        piles=(Pile("Stock", BACK, "23 cards"), Pile("On offer", None)),
+                        sections=(Section("Trash rows and pairs laid", rows=rows, empty="No card on the table yet."),),
+                        deck=deck)
+
+
+def test_rows_render_and_empty_rows_stay_small():
+    trash = ("2V", "3W", "4S", "5V", "6W", "7S", "8V", "9W", "CC", "2S")
+    full = tuple(Row(f"Player {i}", (Group("trash row", trash[:i + 7]), Group("laid", ("3V", "3V")),
+                                     Group("", ("4W", "4S"))), active=i == 1) for i in range(4))
+    some = (full[0], Row("Player 1", (Group("trash row", ()),)), full[2], Row("Player 3", ()))
+    none = tuple(Row(r.label, (Group("trash row", ()),)) for r in full)
+    big, mid, small = (table_picture_image(rows_picture(r)) for r in (full, some, none))
+    assert 600 < big.width <= 1100 and big.height > mid.height > small.height
+    assert small.height < 400  # only the section's empty text under the piles
+
+
+def test_the_active_row_name_is_highlighted():
+    rows = tuple(Row(f"Player {i}", (Group("discards", ("2V", "3V")),), active=i == 2) for i in range(4))
+    image = table_picture_image(rows_picture(rows))
+    block = RowsBlock(rows, deck="tosom", max_width=1068)
+    top = image.height - 16 - block.height  # the rows end the picture
+    y = top
+    for i, height in enumerate(block.heights):
+        colours = {image.getpixel((x, yy)) for x in range(16, 16 + block.cards_x - 14) for yy in range(y, y + height)}
+        assert (ACTIVE in colours) == (i == 2), i
+        y += height + ROW_GAP
+
+
+def test_rows_share_one_fan_step():
+    long = Row("A", (Group("", tuple(["2V", "3V", "4V", "5V", "6V"] * 7)),))
+    short = Row("B", (Group("", ("2W", "3W", "4W")),))
+    block = RowsBlock((long, short), deck="tosom", max_width=1068)
+    steps = {b.plan.step for b in block.blocks}
+    assert len(steps) == 1 and steps.pop() == get_deck("tosom").fan_step[0]
+    assert block.blocks[0].plan.rows == 2 and block.blocks[1].plan.slots[1].x == get_deck("tosom").fan_step[0]
+
+
+def test_a_label_over_a_single_card_pushes_the_next_group():
+    deck = get_deck("tosom")
+    groups = (Group("trash row", ("6V",)), Group("laid", ("7W", "7W")), Group("", ("6W", "6W")))
+    block = LabelledCardsBlock(groups, deck="tosom", max_width=1068)
+    first, second, third = (next(s for s in block.plan.slots if s.index == i) for i in (0, 1, 3))
+    label = block.labels[0][1]
+    assert second.x >= first.x + label.width + LABEL_PAD > first.x + deck.card_size[0] + THEME.group_gap
+    assert third.x - (second.x + block.plan.step) == deck.card_size[0] + THEME.group_gap  # no label: the usual gap
+    assert [line.width for _, line in block.labels] == [text_line("trash row", 13, True, THEME.marked).width,
+                                                        text_line("laid", 13, True, THEME.marked).width]
+
+
+def test_labels_are_cut_rather_than_overflow_when_there_is_no_room():
+    groups = tuple(Group("a very long label indeed", (code,)) for code in ("2V", "3V", "4V", "5V", "6V", "7V", "8V"))
+    for width in (300, 120):  # 120: narrower than one label
+        block = LabelledCardsBlock(groups, deck="tosom", max_width=width)
+        assert block.width <= width and len(block.labels) == len(groups)
+        labels = sorted(block.labels, key=lambda label: (label[0].row, label[0].x))
+        for (slot, line), (following, _) in zip(labels, labels[1:] + [(None, None)]):
+            assert slot.x + 2 + line.width <= width
+            if following is not None and slot.row == following.row:
+                assert slot.x + 2 + line.width + LABEL_PAD <= following.x
+
+
+def test_names_lose_what_the_font_cannot_draw():
+    assert printable("🤖 AI 1") == "AI 1"
+    assert printable("Hòa 🌸 ") == "Hòa"
+    assert printable("Nguyễn Đức") == "Nguyễn Đức"
+    assert printable("♠ Ace ♥") == "♠ Ace ♥"  # suits are drawn as shapes
+    assert printable("🌸") == ""
+    assert picture_names(["🤖 AI 1", "🌸", "Lan"]) == ["AI 1", "Seat 2", "Lan"]
+
+
+def test_png_encoding_is_lossless():
+    image = table_picture_image(picture())
+    png = render_table_picture(picture())
+    decoded = Image.open(io.BytesIO(png))
+    decoded.load()
+    assert decoded.mode == "RGB" and decoded.size == image.size and decoded.tobytes() == image.tobytes()
+    assert encode_rgb_png(image) == png
+
+
+def test_a_card_over_its_shadow_in_one_paste_looks_the_same():
+    for deck_name, code in (("french", "QH"), ("tosom", "CC"), ("tusac", "RK"), ("french", "JK=5H"), ("french", BACK)):
+        deck = get_deck(deck_name)
+        one = Image.new("RGB", (160, 180), THEME.background)
+        two = one.copy()
+        image, dx, dy = shadowed_sprite(code, deck)
+        one.paste(image, (40 - dx, 30 - dy), image)
+        shadow, margin = card_shadow(deck)
+        sdx, sdy = THEME.shadow_offset
+        two.paste((0, 0, 0), (40 - margin + sdx, 30 - margin + sdy), shadow)
+        sprite = card_sprite(code, deck)
+        two.paste(sprite, (40, 30), sprite)
+        assert max(hi for _, hi in ImageChops.difference(one, two).getextrema()) <= 1, code
+
+
+def test_threads_draw_on_their_own_canvas():
+    """Each rendering thread keeps its own canvas: pictures rendered at once come out as alone."""
+    pictures = [picture(seats=s, melds=m, active=a) for s, m, a in ((4, 6, 1), (6, 14, 3), (2, 2, 0), (4, 0, 2))]
+    pictures.append(TablePicture(title="Tall", sections=(Section("Rows", rows=tuple(
+        Row(f"P{i}", (Group("x", ("2V", "3V")),)) for i in range(9))),), deck="tosom"))
+    alone = [render_table_picture(p) for p in pictures]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(render_table_picture, pictures * 6))
+    assert together == alone * 6
+    big, small = (Image.open(io.BytesIO(png)) for png in (alone[1], alone[2]))
+    assert small.size < big.size  # a small picture after a big one: only its own corner of the canvas
+    assert render_table_picture(pictures[2]) == alone[2]
+
+
+def test_a_deck_registered_again_is_drawn_with_its_new_sprites():
+    from rendering import register_deck
+    from rendering.french import FrenchDeck
+
+    class Plain(FrenchDeck):
+        name = "french-shadow-test"
+
+    class Red(Plain):
+        def draw_face(self, code):
+            return self.canvas(fill=(220, 0, 0, 255)).finish()
+
+    register_deck(Plain())
+    before, _, _ = shadowed_sprite("QS", get_deck("french-shadow-test"))
+    assert shadowed_sprite("QS", get_deck("french-shadow-test"))[0] is before  # cached
+    register_deck(Red())
+    after, dx, dy = shadowed_sprite("QS", get_deck("french-shadow-test"))
+    assert after is not before and after.getpixel((dx + 36, dy + 52))[:3] == (220, 0, 0)
