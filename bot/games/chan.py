@@ -101,7 +101,7 @@ def _count_tally(t: tuple[int, ...]) -> Count:
     trash = t[24] % 2
     ca = 0
     for i in range(0, 24, 3):
-        tr, ch, c, _ = _RANK_TABLE[(t[i], t[i + 1], t[i + 2])]
+        tr, ch, c, __ = _RANK_TABLE[(t[i], t[i + 1], t[i + 2])]
         trash += tr
         chan += ch
         ca += c
@@ -125,7 +125,7 @@ def partition(cards: str | Iterable[str]) -> tuple[list[str], list[tuple[str, st
     trash: list[str] = [CC] * (t[24] % 2)
     for ri, r in enumerate(RANKS):
         counts = [t[ri * 3 + k] for k in range(3)]
-        _, _, _, xs = _RANK_TABLE[tuple(counts)]
+        __, __, __, xs = _RANK_TABLE[tuple(counts)]
         rest = []
         for k in range(3):
             chans += [r + SUITS[k]] * xs[k]
@@ -467,7 +467,7 @@ class ChanState:
             return False
         if self.waiting(seat):
             hand = list(self.hands[seat])
-            for _ in range(3):
+            for __ in range(3):
                 hand.remove(card)
             t = _plus(_tally(self.all_cards(seat)), card)
             for d in set(hand):
@@ -543,7 +543,7 @@ class ChanState:
                 raise IllegalAction("Waiting for a player to answer a chíu offer.")
             raise IllegalAction("It is not your turn.")
         text = " ".join(str(action).split())
-        verb, _, rest = text.partition(" ")
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         if verb not in ("discard", "eat", "draw", "pass", "chiu", "u"):
             raise IllegalAction(f"Unknown action {verb!r}: use eat, draw, pass, discard or chiu.")
@@ -700,7 +700,7 @@ class ChanState:
         return events
 
     def _lay_quad(self, seat: int, card: str) -> tuple[str, ...]:
-        for _ in range(3):
+        for __ in range(3):
             self.hands[seat].remove(card)
         self.laid[seat] += [(card, card), (card, card)]
         return (card,) * 4

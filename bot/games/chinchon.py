@@ -50,8 +50,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Phrase, make_match_record, outcome_dict, pack_order,
-                   pot_outcome, reshuffle_rng, round_rng)
+from .base import (Event, Game, IllegalAction, NotACard, Outcome, Phrase, make_match_record, outcome_dict,
+                   pack_order, pot_outcome, reshuffle_rng, round_rng)
 
 #: Every phrase key this engine emits, with an English template ({name}: a seat's name).
 PHRASES: dict[str, str] = {
@@ -121,7 +121,7 @@ class Pack:
             code = "T" + code[2]
         if code in self.index or code == JOKER:
             return code
-        raise ValueError(f"{str(text).strip()!r} is not a card of the {self.name} pack")
+        raise NotACard(str(text).strip(), f"{str(text).strip()!r} is not a card of the {self.name} pack")
 
     def sort_key(self, card: str) -> tuple[int, int]:
         """Rank (run order) first, then suit; jokers last."""
@@ -406,7 +406,7 @@ def is_chinchon(cards7: str | Iterable[str], *, deck: str = "french") -> bool:
     cards = [pk.parse(c) for c in _split(cards7)]
     if len(cards) != HAND_SIZE or JOKER in cards:
         return False
-    H, _, _ = _hand_mask(pk, cards)
+    H, __, __ = _hand_mask(pk, cards)
     return _is_chinchon_mask(H, 0)
 
 
@@ -469,7 +469,7 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
         lo, hi = a, b
         cards = [suit * 16 + p for p in range(a, b + 1) if mask >> p & 1]
         jokers = [suit * 16 + p for p in range(a, b + 1) if not mask >> p & 1]
-        for _ in range(need - len(jokers)):  # pad a short run, above when there is room
+        for __ in range(need - len(jokers)):  # pad a short run, above when there is room
             if hi + 1 < size:
                 hi += 1
                 jokers.append(suit * 16 + hi)
@@ -485,9 +485,9 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
 def _choice(pk: Pack, H: int, jokers: int, unit: int):
     """The winning choice of :func:`_search`: (sets [(pos, suits4, jokers)], the cards left to
     the runs, the jokers each suit's runs get, the jokers used in all)."""
-    _, sets, budget, used = _search(pk, H, jokers, unit, detail=True)
+    __, sets, budget, used = _search(pk, H, jokers, unit, detail=True)
     h = H
-    for p, sub, _ in sets:
+    for p, sub, __ in sets:
         h &= ~(_SPREAD[sub] << p)
     tab = pk.table(unit)
     shares = _shares([tab[h >> (16 * s) & 0xFFFF] for s in range(4)], budget) if budget else _ALLOCATIONS[0]
@@ -534,7 +534,7 @@ def _best_arrangement(pk: Pack, H: int, jokers: int, unit: int) -> tuple[list[Me
 def _unmatched(pk: Pack, H: int, jokers: int) -> tuple[int, int]:
     """(mask of the unmatched real cards, unmatched jokers) of the lowest-penalty arrangement
     (a leaner :func:`_best_arrangement` for the AI: the run tables know the melded cards)."""
-    _, h, shares, used = _choice(pk, H, jokers, 0)
+    __, h, shares, used = _choice(pk, H, jokers, 0)
     melded = pk.tables(0)[1]
     left = h
     for s in range(4):
@@ -600,7 +600,7 @@ def _attachments(pk: Pack, tm: TableMeld, card: int) -> list[tuple[TableMeld, in
     index it is laid as)."""
     out = []
     if tm[0] == "run":
-        _, suit, lo, hi = tm
+        __, suit, lo, hi = tm
         if card < 0 or card == suit * 16 + hi + 1:
             if hi + 1 < pk.size:
                 out.append((("run", suit, lo, hi + 1), suit * 16 + hi + 1))
@@ -608,7 +608,7 @@ def _attachments(pk: Pack, tm: TableMeld, card: int) -> list[tuple[TableMeld, in
             if lo > 0:
                 out.append((("run", suit, lo - 1, hi), suit * 16 + lo - 1))
     else:
-        _, pos, suits4, size = tm
+        __, pos, suits4, size = tm
         if size < 4:
             if card < 0:
                 free = min(s for s in range(4) if not suits4 >> s & 1)
@@ -647,7 +647,7 @@ def _lay_off(pk: Pack, H: int, jokers: int, table: tuple[TableMeld, ...]):
         memo[key] = result
         return result
 
-    penalty, _, laid, after = best(H, jokers, table, False)
+    penalty, __, laid, after = best(H, jokers, table, False)
     return penalty, list(laid), after
 
 
@@ -770,7 +770,7 @@ class ChinchonState:
         self.hands = [[] for _ in range(self.num_players)]
         k = 0
         seat = self.first
-        for _ in self.seats_in():
+        for __ in self.seats_in():
             self.hands[seat] = cards[k:k + HAND_SIZE]
             k += HAND_SIZE
             seat = self._next_in(seat)
@@ -853,7 +853,7 @@ class ChinchonState:
 
     def apply(self, seat: int, action: str) -> list[Event]:
         text = " ".join(str(action).split())
-        verb, _, rest = text.partition(" ")
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         if not verb:
             raise IllegalAction("Empty action.")
@@ -937,7 +937,7 @@ class ChinchonState:
         hands: list[dict[str, Any] | None] = [None] * n
         phrases: list[Phrase] = []
         H, jokers, value = self._hand_code(closer)
-        melds, _, _ = _best_arrangement(pk, H, jokers, 0)
+        melds, __, __ = _best_arrangement(pk, H, jokers, 0)
         self.chinchon = _is_chinchon_mask(H, jokers)
         table = tuple(_table_meld(m) for m in melds)
         order = [closer]
@@ -950,7 +950,7 @@ class ChinchonState:
             laid_mask = 0
             laid_jokers = 0
             if self.lay_off and seat != closer and not self.chinchon:
-                _, laid, table = _lay_off(pk, H, jokers, table)
+                __, laid, table = _lay_off(pk, H, jokers, table)
                 for card, laid_as in laid:
                     laid_codes.append(_laid_code(pk, card, laid_as))
                     if card >= 0:

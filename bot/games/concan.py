@@ -380,9 +380,9 @@ def _candidates(k0: str, bit: dict[str, int], jmax: int) -> list[tuple[int, int,
 
 def _desc_spec(desc: tuple, bit: dict[str, int]) -> MeldSpec:
     if desc[0] == "S":
-        _, rank, suits, jsuits = desc
+        __, rank, suits, jsuits = desc
         return _set_spec(rank, [(rank + t, t in jsuits) for t in suits])
-    _, suit, lo, hi, subs = desc
+    __, suit, lo, hi, subs = desc
     codes = _POS_CODE[suit]
     fixed = {q: codes[q] for q in range(lo, hi + 1) if codes[q] in bit and q not in subs}
     return _run_spec(suit, lo, hi, fixed)
@@ -452,7 +452,7 @@ def _solve(naturals: tuple[str, ...], jokers: int, require: str | None = None, r
     melds = []
     rem, j, fl = rem0, jokers, fl0
     while rem:
-        _, ch = memo[(rem << 4) | (j << 2) | fl]
+        __, ch = memo[(rem << 4) | (j << 2) | fl]
         if ch == 0:
             nz = (rem | rem >> 1) & low_mask
             rem -= nz & -nz
@@ -918,7 +918,7 @@ class ConcanState:
         text = " ".join(str(action).split())
         if not text:
             raise IllegalAction("Empty action.")
-        verb, _, rest = text.partition(" ")
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         handlers = {"draw": self._draw, "take": self._take, "open": self._open, "meld": self._meld,
                     "layoff": self._layoff, "swap": self._swap, "announce": self._announce,

@@ -159,7 +159,7 @@ def _solve_ids(ids: tuple[int, ...], eaten: tuple[int, ...]):
     left = []
     mask = full
     while mask:
-        _, ch = memo[mask]
+        __, ch = memo[mask]
         if ch == 0:
             low = mask & -mask
             left.append(ids[low.bit_length() - 1])
@@ -525,7 +525,7 @@ class PhomState:
         text = " ".join(str(action).split())
         if not text:
             raise IllegalAction("Empty action.")
-        verb, _, rest = text.partition(" ")
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         if verb == "discard":
             return self._discard(seat, rest)

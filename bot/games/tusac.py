@@ -199,7 +199,7 @@ class TuSacState:
         if seat != self.current:
             raise IllegalAction("It is not your turn.")
         text = " ".join(str(action).split())
-        verb, _, rest = text.partition(" ")
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         handlers = {"discard": self._discard, "eat": self._eat, "draw": self._draw,
                     "pass": self._pass, "u": self._declare}
