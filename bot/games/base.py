@@ -29,9 +29,10 @@ whose template is in the engine's ``PHRASES``; native words (ù, móm, Quan...) 
 from __future__ import annotations
 
 import random
+import string
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from babel.lists import format_list
 
@@ -163,6 +164,21 @@ class Outcome:
         assert sum(r.payout for r in self.results) == 0, "payouts must sum to zero"
         assert sum(r.ga for r in self.results) == 0, "gà must sum to zero"
         assert sum(self.chips(1)) == 0 and sum(self.chips(7)) == 0, "chips must sum to zero"
+
+    def check_phrases(self, phrases: Mapping[str, str]) -> None:
+        """Every phrase of the outcome (the summary, and notes and transfer reasons that are
+        phrase dicts) names a template of ``phrases`` (the engine's ``PHRASES``) and fills
+        exactly its placeholders; every other note or reason is a string."""
+        found = [phrase.as_dict() for phrase in self.summary]
+        for note in [n for r in self.results for n in r.notes] + [t.reason for t in self.transfers]:
+            if isinstance(note, dict):
+                found.append(note)
+            else:
+                assert isinstance(note, str) and note, f"a note must be a string or a phrase dict: {note!r}"
+        for data in found:
+            assert data["key"] in phrases, f"no template for {data['key']!r}"
+            fields = {name for _lit, name, _spec, _conv in string.Formatter().parse(phrases[data["key"]]) if name}
+            assert fields == set(data["seats"]) | set(data["values"]), data
 
 
 def split_pot(total: int, winners: Sequence[int]) -> dict[int, int]:
