@@ -27,8 +27,7 @@ CODES: tuple[str, ...] = tuple(c + p for c in COLOURS for p in PIECES)
 #: The 112-card pack in canonical order (four copies of each code).
 FULL_PACK: tuple[str, ...] = tuple(code for code in CODES for _ in range(4))
 
-#: the colours' English names (translated by :func:`card_name`, in the context below)
-COLOUR_CONTEXT = "Tứ Sắc card colour"
+#: the colours' English names (:func:`card_name` translates them, in this context)
 COLOUR_NAMES = {"R": C_("Tứ Sắc card colour", "Red"), "Y": C_("Tứ Sắc card colour", "Yellow"),
                 "G": C_("Tứ Sắc card colour", "Green"), "W": C_("Tứ Sắc card colour", "White")}
 #: the pieces' names are Vietnamese everywhere (not translated)
@@ -50,7 +49,7 @@ def card_name(card: str) -> str:
     """``"RC"`` -> ``"Red Pháo"`` (display only), in the current language (the colour is
     translated, the piece keeps its Vietnamese name)."""
     return pgettext("Tứ Sắc card: colour and piece", "{colour} {piece}").format(
-        colour=pgettext(COLOUR_CONTEXT, COLOUR_NAMES[card[0]]), piece=PIECE_NAMES[card[1]])
+        colour=pgettext("Tứ Sắc card colour", COLOUR_NAMES[card[0]]), piece=PIECE_NAMES[card[1]])
 
 
 def sort_key(card: str) -> int:
