@@ -17,25 +17,58 @@ state from the first deal to the match winner. Their :class:`Game` has ``multi_r
 every view, ``round`` (1-based), ``totals``, ``round_results`` and ``in_match``.
 
 Actions and cards use the notation of ``shared/rules/notation.md``.
+
+Languages (bot/i18n.py): an ``IllegalAction`` message is built with ``_()``/``ngettext()``
+when it is raised (the framework calls the engine in the player's language), one sentence per
+message with named placeholders. What an outcome keeps (notes, transfer reasons, event texts,
+phrases) stays English or native: a fixed English note is a plain string marked with ``N_()``
+(the UI translates it when it shows it), a note with a number in it is a :class:`Phrase` dict
+whose template is in the engine's ``PHRASES``; native words (ù, móm, Quan...) stay as they are.
 """
 
 from __future__ import annotations
 
 import random
+import string
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+
+from babel.lists import format_list
+
+from ..i18n import current
 
 
 class IllegalAction(ValueError):
-    """An action the rules forbid; ``str(exc)`` is a short reason fit to show the player."""
+    """An action the rules forbid; ``str(exc)`` is a short reason fit to show the player, in
+    the language current when it was raised (build it with ``_()``)."""
+
+
+class NotACard(ValueError):
+    """``text`` is not a card code (the parsers raise it, so that the engines can refuse the
+    action with a translated message naming what the player wrote)."""
+
+    def __init__(self, text: str, message: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+def or_list(items: Iterable[str]) -> str:
+    """``"A or B"``, ``"A, B, or C"`` as the current language writes such a choice."""
+    return format_list(list(items), style="or", locale=current())
+
+
+def and_list(items: Iterable[str]) -> str:
+    """``"A and B"``, ``"A, B, and C"`` in the current language."""
+    return format_list(list(items), locale=current())
 
 
 @dataclass(frozen=True)
 class Phrase:
-    """A sentence kept as data, so that it can be shown with names (and, later, translated).
+    """A sentence kept as data, so that it can be shown with names, in the reader's language.
 
-    ``key`` names a template the game's UI knows (``"phom.win"``); ``seats`` maps template
+    ``key`` names a template of the engine's ``PHRASES`` (``"phom.win"``: an English template
+    marked with ``N_()``, or a ``(singular, plural, count key)`` tuple); ``seats`` maps template
     placeholders to seat indices (the UI fills them with the seats' names); ``values`` holds
     the other placeholders (numbers, cards, native words). Engines never write a seat's name
     or number into text: a name like "Seat 1" must not be able to rewrite a result.
@@ -53,13 +86,19 @@ class Phrase:
         return cls(data["key"], dict(data.get("seats", {})), dict(data.get("values", {})))
 
 
+#: a result's note or a transfer's reason: a string (native, or English marked with ``N_()``)
+#: or a :class:`Phrase` dict (``Phrase.as_dict()``) whose key is in the engine's ``PHRASES``
+Note = str | dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, holding only public information.
 
     ``kind`` is the verb (``discard``, ``draw``, ``eat``, ``show``, ``pass``, ``chiu``, ``u``,
     ``claim``, ``timeout``...), ``cards`` the cards everybody sees, ``text`` an optional
-    extra phrase without any seat in it ("ăn chốt", "ù before discarding"). ``phrases`` say
+    extra phrase without any seat in it ("ăn chốt", "ù before discarding": native words stay
+    plain, English is marked with ``N_()`` and translated by the UI). ``phrases`` say
     what needs other seats' names (the end of a game: its summary). A draw never carries the
     drawn card.
     """
@@ -73,12 +112,13 @@ class Event:
 
 @dataclass(frozen=True)
 class Transfer:
-    """``payer`` pays ``payee`` ``units`` stake units for ``reason`` (a readable name)."""
+    """``payer`` pays ``payee`` ``units`` stake units for ``reason``: a readable name (a native
+    word, or English marked with ``N_()``), or a :class:`Phrase` dict when it holds a number."""
 
     payer: int
     payee: int
     units: int
-    reason: str
+    reason: Note
 
 
 @dataclass
@@ -88,7 +128,8 @@ class SeatResult:
     points: int | None = None  # the game's own score (leftover points, hand value...)
     payout: int = 0  # net stake units, positive = received; equals the transfers' sum
     ga: int = 0  # gà points won (Chắn), negative for payers
-    notes: list[str] = field(default_factory=list)  # named factors / penalties / "móm"
+    #: named factors / penalties / "móm" (a :data:`Note`: a phrase dict when it holds a number)
+    notes: list[Note] = field(default_factory=list)
 
 
 @dataclass
@@ -124,6 +165,21 @@ class Outcome:
         assert sum(r.ga for r in self.results) == 0, "gà must sum to zero"
         assert sum(self.chips(1)) == 0 and sum(self.chips(7)) == 0, "chips must sum to zero"
 
+    def check_phrases(self, phrases: Mapping[str, str]) -> None:
+        """Every phrase of the outcome (the summary, and notes and transfer reasons that are
+        phrase dicts) names a template of ``phrases`` (the engine's ``PHRASES``) and fills
+        exactly its placeholders; every other note or reason is a string."""
+        found = [phrase.as_dict() for phrase in self.summary]
+        for note in [n for r in self.results for n in r.notes] + [t.reason for t in self.transfers]:
+            if isinstance(note, dict):
+                found.append(note)
+            else:
+                assert isinstance(note, str) and note, f"a note must be a string or a phrase dict: {note!r}"
+        for data in found:
+            assert data["key"] in phrases, f"no template for {data['key']!r}"
+            fields = {name for _lit, name, _spec, _conv in string.Formatter().parse(phrases[data["key"]]) if name}
+            assert fields == set(data["seats"]) | set(data["values"]), data
+
 
 def split_pot(total: int, winners: Sequence[int]) -> dict[int, int]:
     """``total`` shared equally by ``winners``; the remainder goes one each to the earliest seats."""
@@ -133,7 +189,7 @@ def split_pot(total: int, winners: Sequence[int]) -> dict[int, int]:
 
 
 def pot_outcome(num_players: int, *, paid: Sequence[int], winners: Sequence[int], ranks: Sequence[int],
-                points: Sequence[int | None] | None = None, notes: Sequence[list[str]] | None = None,
+                points: Sequence[int | None] | None = None, notes: Sequence[list[Note]] | None = None,
                 summary: Sequence[Phrase] = ()) -> Outcome:
     """The outcome of a match played for a pot: ``paid[seat]`` stake units paid in, shared by ``winners``.
 
@@ -150,7 +206,7 @@ def pot_outcome(num_players: int, *, paid: Sequence[int], winners: Sequence[int]
 
 def outcome_from_transfers(
     num_players: int, winner: int | None, ranks: Sequence[int], transfers: Sequence[Transfer],
-    points: Sequence[int | None] | None = None, notes: Sequence[list[str]] | None = None,
+    points: Sequence[int | None] | None = None, notes: Sequence[list[Note]] | None = None,
     summary: Sequence[Phrase] = (),
 ) -> Outcome:
     """Build an Outcome whose per-seat payouts are the net of ``transfers``."""

@@ -4,6 +4,7 @@ Public API:
 
 - ``GAME``: the :class:`~bot.games.base.Game` registry entry (2–4 players), options
   ``chiu`` (``"auto"`` | ``"ask"``) and ``previous_winner`` (seat or None, for ù thông).
+- ``PHRASES``: the English template of every :class:`~bot.games.base.Phrase` key emitted.
 - ``count(cards) -> Count``, ``partition(cards)``, ``score_win(cards, winning_card, *,
   self_drawn=False) -> Win | None``, ``is_red(card)``, ``is_win(cards20, winning_card)``.
 
@@ -54,10 +55,30 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Phrase, Transfer, make_record, outcome_dict,
-                   outcome_from_transfers, shuffled)
+from ..i18n import N_, _
+from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, make_record,
+                   outcome_dict, outcome_from_transfers, shuffled)
 from .tosom import (CC, FULL_DECK, KIND_INDEX, KINDS, RANKS, SUITS, is_ca, is_red, parse_card,
                     parse_cards, sort_cards, vi_name)
+
+#: Every phrase key this engine emits, with its English template ({name}: a seat's name),
+#: marked for translation: the UI shows them in the reader's language. The values ``how`` and
+#: ``factors`` are native words (ù, chíu ù, thiên ù; the factors' names), never translated.
+PHRASES: dict[str, str] = {
+    "chan.u": N_("{winner} {how}: {factors} — {points} points"),
+    "chan.u_on": N_("{winner} {how} on {card}: {factors} — {points} points"),
+    "chan.ga": N_("{ga} gà"),
+    "chan.stock_out": N_("The stock ran out with no ù: a draw, no payment."),
+}
+
+# Event texts: native words (chắn, cạ, ù, chíu ù) stay as they are; English ones are marked
+# here and translated where they are shown.
+TURNED_UP = N_("turned up")
+U_ON_DRAWN = N_("ù on the drawn card")
+LEFT_DRAWN = N_("left the drawn card")
+MAY_CHIU = N_("may chíu")
+DECLINED_CHIU = N_("declined the chíu")
+OUT_OF_TURN = N_("out of turn")
 
 # --------------------------------------------------------------------------------------------
 # counting
@@ -101,7 +122,7 @@ def _count_tally(t: tuple[int, ...]) -> Count:
     trash = t[24] % 2
     ca = 0
     for i in range(0, 24, 3):
-        tr, ch, c, _ = _RANK_TABLE[(t[i], t[i + 1], t[i + 2])]
+        tr, ch, c, __ = _RANK_TABLE[(t[i], t[i + 1], t[i + 2])]
         trash += tr
         chan += ch
         ca += c
@@ -125,7 +146,7 @@ def partition(cards: str | Iterable[str]) -> tuple[list[str], list[tuple[str, st
     trash: list[str] = [CC] * (t[24] % 2)
     for ri, r in enumerate(RANKS):
         counts = [t[ri * 3 + k] for k in range(3)]
-        _, _, _, xs = _RANK_TABLE[tuple(counts)]
+        __, __, __, xs = _RANK_TABLE[tuple(counts)]
         rest = []
         for k in range(3):
             chans += [r + SUITS[k]] * xs[k]
@@ -397,63 +418,66 @@ class ChanState:
                 return d
         return None
 
-    def _discard_reason(self, seat: int, card: str, counts: Counter | None = None) -> str | None:
+    def _discard_refusal(self, seat: int, card: str, counts: Counter | None = None) -> IllegalAction | None:
         """Why restrictions 2/3/5 forbid discarding ``card`` (None: allowed)."""
         counts = counts if counts is not None else self._counts(seat)
         if counts[card] % 2 == 0:
-            return f"{card} is part of a chắn in your hand: a chắn may not be discarded (restriction 2)."
+            return IllegalAction(_("{card} is part of a chắn in your hand: a chắn may not be discarded "
+                                   "(restriction 2).").format(card=card))
         if card in self.skipped[seat]:
-            return (f"You did not eat {card} as a chắn when you could: you may not discard it now "
-                    "(restriction 3).")
+            return IllegalAction(_("You did not eat {card} as a chắn when you could: you may not discard it now "
+                                   "(restriction 3).").format(card=card))
         if self.ate_ca[seat]:
             partner = self._ca_partner_discard(seat, card)
             if partner is not None:
-                return (f"You have eaten a cạ: you may not discard both cards of a cạ ({partner} and "
-                        f"{card}) (restriction 5).")
+                return IllegalAction(_("You have eaten a cạ: you may not discard both cards of a cạ ({partner} and "
+                                       "{card}) (restriction 5).").format(partner=partner, card=card))
         return None
 
     def forbidden_discards(self, seat: int) -> list[str]:
         """Hand kinds the restrictions forbid discarding (empty when all would be: fallback)."""
         counts = self._counts(seat)
-        bad = [k for k in sort_cards(counts) if self._discard_reason(seat, k, counts)]
+        bad = [k for k in sort_cards(counts) if self._discard_refusal(seat, k, counts)]
         return [] if len(bad) == len(counts) else bad
 
-    def _eat_reason(self, seat: int, partner: str) -> str | None:
+    def _eat_refusal(self, seat: int, partner: str) -> IllegalAction | None:
         """Why eating the active card with ``partner`` is refused (None: allowed)."""
         active = self.active
         if active is None:
-            return "There is no card to eat."
+            return IllegalAction(_("There is no card to eat."))
         counts = self._counts(seat)
         if counts[partner] == 0:
-            return f"You do not have {partner}."
+            return IllegalAction(_("You do not have {card}.").format(card=partner))
         chan = partner == active
         if not chan and not is_ca(partner, active):
-            return f"{partner} makes neither a chắn nor a cạ with {active}."
+            return IllegalAction(_("{partner} makes neither a chắn nor a cạ with {card}.").format(
+                partner=partner, card=active))
         if active in self.used[seat]:
-            return (f"You have discarded {active} or used it in a cạ: you may not eat it "
-                    "(restriction 3).")
+            return IllegalAction(_("You have discarded {card} or used it in a cạ: you may not eat it "
+                                   "(restriction 3).").format(card=active))
         if not chan:
             if counts[active] > 0:
-                return (f"Chắn first: you hold {active}, so {active} must be eaten as a chắn "
-                        "(restriction 1).")
+                return IllegalAction(_("Chắn first: you hold {card}, so {card} must be eaten as a chắn "
+                                       "(restriction 1).").format(card=active))
             if counts[partner] % 2 == 0:
-                return (f"{partner} is part of a chắn in your hand: it may not be used in a cạ "
-                        "(restriction 2).")
+                return IllegalAction(_("{card} is part of a chắn in your hand: it may not be used in a cạ "
+                                       "(restriction 2).").format(card=partner))
             if partner in self.skipped[seat]:
-                return (f"You did not eat {partner} as a chắn when you could: it may not be used in "
-                        "a cạ (restriction 3).")
+                return IllegalAction(_("You did not eat {card} as a chắn when you could: it may not be used in "
+                                       "a cạ (restriction 3).").format(card=partner))
             r = partner[0]
             free = [r + s for s in SUITS if _free(counts, r + s)]
             if len(free) >= 2:
-                return (f"You hold a cạ of rank {r} ({free[0]} {free[1]}): you may not eat another "
-                        "cạ of that rank (restriction 4).")
+                return IllegalAction(_("You hold a cạ of rank {rank} ({cards}): you may not eat another "
+                                       "cạ of that rank (restriction 4).").format(
+                                           rank=r, cards=f"{free[0]} {free[1]}"))
             if self.broke_ca[seat]:
-                return ("You have discarded both cards of a cạ: you may never eat a cạ "
-                        "(restriction 5).")
+                return IllegalAction(_("You have discarded both cards of a cạ: you may never eat a cạ "
+                                       "(restriction 5)."))
             if self.waiting(seat):
-                return "You are one card from ù: you may not eat a cạ (restriction 6)."
+                return IllegalAction(_("You are one card from ù: you may not eat a cạ (restriction 6)."))
         if len(self.hands[seat]) < 2:
-            return "You would have no card left to discard."
+            return IllegalAction(_("You would have no card left to discard."))
         return None
 
     def _chiu_possible(self, seat: int, card: str | None) -> bool:
@@ -467,7 +491,7 @@ class ChanState:
             return False
         if self.waiting(seat):
             hand = list(self.hands[seat])
-            for _ in range(3):
+            for __ in range(3):
                 hand.remove(card)
             t = _plus(_tally(self.all_cards(seat)), card)
             for d in set(hand):
@@ -499,9 +523,9 @@ class ChanState:
         if phase in ("open", "discard"):
             counts = self._counts(seat)
             kinds = sort_cards(counts)
-            ok = [k for k in kinds if self._discard_reason(seat, k, counts) is None]
+            ok = [k for k in kinds if self._discard_refusal(seat, k, counts) is None]
             return ["discard " + k for k in (ok or kinds)]
-        out = ["eat " + k for k in self._eat_candidates(seat) if self._eat_reason(seat, k) is None]
+        out = ["eat " + k for k in self._eat_candidates(seat) if self._eat_refusal(seat, k) is None]
         if phase == "turn":
             out.append("draw")
         else:
@@ -515,40 +539,41 @@ class ChanState:
     def _not_now(self, verb: str) -> IllegalAction:
         phase = self.phase
         if phase == "offer":
-            return IllegalAction("Answer the chíu offer first: chiu or pass.")
+            return IllegalAction(_("Answer the chíu offer first: chiu or pass."))
         if phase in ("open", "discard"):
-            return IllegalAction("Discard a card now.")
+            return IllegalAction(_("Discard a card now."))
         if phase == "turn":
-            return IllegalAction("Eat the card on offer, draw, or chíu." if verb != "pass" else
-                                 "Nothing to pass: eat the card on offer or draw.")
+            return IllegalAction(_("Eat the card on offer, draw, or chíu.") if verb != "pass" else
+                                 _("Nothing to pass: eat the card on offer or draw."))
         if phase == "drawn":
-            return IllegalAction("You have drawn: eat the drawn card, pass, or chíu.")
-        return IllegalAction("You cannot do that now.")
+            return IllegalAction(_("You have drawn: eat the drawn card, pass, or chíu."))
+        return IllegalAction(_("You cannot do that now."))
 
     @staticmethod
     def _one_card(rest: str) -> str:
         try:
             cards = parse_cards(rest)
-        except ValueError as exc:
-            raise IllegalAction(str(exc).replace("'", "") + ".") from None
+        except NotACard as exc:
+            raise IllegalAction(_("{text} is not a card.").format(text=exc.text)) from None
         if len(cards) != 1:
-            raise IllegalAction("Name exactly one card.")
+            raise IllegalAction(_("Name exactly one card."))
         return cards[0]
 
     def apply(self, seat: int, action: str) -> list[Event]:
         if self.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_("The game is over."))
         if seat not in self.to_act:
             if self.phase == "offer":
-                raise IllegalAction("Waiting for a player to answer a chíu offer.")
-            raise IllegalAction("It is not your turn.")
+                raise IllegalAction(_("Waiting for a player to answer a chíu offer."))
+            raise IllegalAction(_("It is not your turn."))
         text = " ".join(str(action).split())
-        verb, _, rest = text.partition(" ")
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         if verb not in ("discard", "eat", "draw", "pass", "chiu", "u"):
-            raise IllegalAction(f"Unknown action {verb!r}: use eat, draw, pass, discard or chiu.")
+            raise IllegalAction(_("Unknown action {verb}: use eat, draw, pass, discard or chiu.").format(
+                verb=repr(verb)))
         if verb in ("draw", "pass", "chiu", "u") and rest:
-            raise IllegalAction(f"{verb} takes no cards.")
+            raise IllegalAction(_("{verb} takes no cards.").format(verb=verb))
         phase = self.phase
         if phase == "offer":
             if verb == "chiu":
@@ -559,29 +584,30 @@ class ChanState:
         if verb == "u":
             if phase == "open" and self.thien_u:
                 return self._record(seat, "u", self._win(0, None, how="thiên ù"))
-            raise IllegalAction("Ù is declared automatically when a drawn card completes your hand.")
+            raise IllegalAction(_("Ù is declared automatically when a drawn card completes your hand."))
         if phase == "open" and self.thien_u:
-            raise IllegalAction("Your dealt hand is ù (thiên ù): declare it.")
+            raise IllegalAction(_("Your dealt hand is ù (thiên ù): declare it."))
         if verb == "discard":
             if phase not in ("open", "discard"):
                 raise self._not_now(verb)
             card = self._one_card(rest)
             if card not in self.hands[seat]:
-                raise IllegalAction(f"You do not have {card}.")
+                raise IllegalAction(_("You do not have {card}.").format(card=card))
             if "discard " + card not in self.legal_actions(seat):
-                raise IllegalAction(self._discard_reason(seat, card) or f"You may not discard {card}.")
+                raise (self._discard_refusal(seat, card)
+                       or IllegalAction(_("You may not discard {card}.").format(card=card)))
             return self._record(seat, "discard " + card, self._discard(seat, card))
         if phase not in ("turn", "drawn"):
             raise self._not_now(verb)
         if verb == "eat":
             card = self._one_card(rest)
-            reason = self._eat_reason(seat, card)
-            if reason:
-                raise IllegalAction(reason)
+            refusal = self._eat_refusal(seat, card)
+            if refusal:
+                raise refusal
             return self._record(seat, "eat " + card, self._eat(seat, card))
         if verb == "draw":
             if phase != "turn":
-                raise IllegalAction("You have already drawn: eat the drawn card, pass, or chíu.")
+                raise IllegalAction(_("You have already drawn: eat the drawn card, pass, or chíu."))
             return self._record(seat, "draw", self._draw(seat))
         if verb == "pass":
             if phase != "drawn":
@@ -590,8 +616,8 @@ class ChanState:
         # chiu
         if not self._chiu_possible(seat, self.active):
             if self.active is None or self._counts(seat)[self.active] != 3:
-                raise IllegalAction("You can chíu only when you hold three of the card on offer.")
-            raise IllegalAction("You would have no card left to discard after the chíu.")
+                raise IllegalAction(_("You can chíu only when you hold three of the card on offer."))
+            raise IllegalAction(_("You would have no card left to discard after the chíu."))
         return self._record(seat, "chiu", self._chiu(seat, out_of_turn=False))
 
     def _record(self, seat: int, action: str, events: list[Event]) -> list[Event]:
@@ -614,7 +640,7 @@ class ChanState:
     def _note_skip(self, seat: int) -> None:
         """Restriction 3: the active card could have been eaten as a chắn and was not."""
         card = self.active
-        if card is not None and card in self.hands[seat] and self._eat_reason(seat, card) is None:
+        if card is not None and card in self.hands[seat] and self._eat_refusal(seat, card) is None:
             self.skipped[seat].add(card)
 
     def _eat(self, seat: int, partner: str) -> list[Event]:
@@ -636,12 +662,12 @@ class ChanState:
         self.active_from = None
         card = self.stock[self.stock_pos]
         self.stock_pos += 1
-        events = [Event(seat, "draw", (card,), "turned up")]
+        events = [Event(seat, "draw", (card,), TURNED_UP)]
         n = self.num_players
         for k in range(n):
             s = (seat + k) % n
             if _tally_win(_plus(_tally(self.all_cards(s)), card), card):
-                events.append(Event(s, "u", (card,), "ù" if s == seat else "ù on the drawn card"))
+                events.append(Event(s, "u", (card,), "ù" if s == seat else U_ON_DRAWN))
                 events += self._win(s, card, how="ù", self_drawn=(s == seat))
                 return events
         self.active = card
@@ -660,7 +686,7 @@ class ChanState:
         assert card is not None
         self.rows[seat].append(card)
         self.active_from = seat
-        return [Event(seat, "pass", (card,), "left the drawn card")] + self._card_out(seat, card, discard=False)
+        return [Event(seat, "pass", (card,), LEFT_DRAWN)] + self._card_out(seat, card, discard=False)
 
     def _discard(self, seat: int, card: str) -> list[Event]:
         self.hands[seat].remove(card)
@@ -700,7 +726,7 @@ class ChanState:
         return events
 
     def _lay_quad(self, seat: int, card: str) -> tuple[str, ...]:
-        for _ in range(3):
+        for __ in range(3):
             self.hands[seat].remove(card)
         self.laid[seat] += [(card, card), (card, card)]
         return (card,) * 4
@@ -710,7 +736,7 @@ class ChanState:
             self.offer = {"seat": h, "card": card, "drawer": drawer, "resume": self.phase,
                           "current": self.current}
             self.phase = "offer"
-            return [Event(h, "offer", (card,), "may chíu")]
+            return [Event(h, "offer", (card,), MAY_CHIU)]
         if self._auto_chiu(h, card):
             return self._chiu(h, out_of_turn=True)
         return []
@@ -720,7 +746,7 @@ class ChanState:
         self.offer = None
         self.phase = offer["resume"]
         self.current = offer["current"]
-        return [Event(seat, "pass", (offer["card"],), "declined the chíu")]
+        return [Event(seat, "pass", (offer["card"],), DECLINED_CHIU)]
 
     def _chiu(self, seat: int, *, out_of_turn: bool) -> list[Event]:
         self.offer = None
@@ -728,7 +754,7 @@ class ChanState:
         pairs = self._lay_quad(seat, card)
         self.current = seat
         self.phase = "discard"
-        return [Event(seat, "chiu", pairs, "out of turn" if out_of_turn else "")]
+        return [Event(seat, "chiu", pairs, OUT_OF_TURN if out_of_turn else "")]
 
     # -- ending -------------------------------------------------------------------------------
 
@@ -763,8 +789,8 @@ class ChanState:
         ranks = [0] * n
         for r, s in enumerate(order, 1):
             ranks[s] = r
-        notes: list[list[str]] = [[] for _ in range(n)]
-        notes[seat] = [FACTORS[f][0] for f in factors]
+        notes: list[list[Note]] = [[] for _ in range(n)]
+        notes[seat] = [FACTORS[f][0] for f in factors]  # native names: not translated
         pts: list[int | None] = [None] * n
         pts[seat] = points
         name = {"thiên ù": "thiên ù", "chíu ù": "chíu ù"}.get(how, "ù")
@@ -871,5 +897,5 @@ def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | No
 GAME = Game(name="chan", title="Chắn", min_players=2, max_players=4, new_state=new_state,
             default_options={"chiu": "auto", "previous_winner": None})
 
-__all__ = ["CC", "FACTORS", "GAME", "ChanState", "Count", "Win", "count", "is_red", "is_win",
+__all__ = ["CC", "FACTORS", "GAME", "PHRASES", "ChanState", "Count", "Win", "count", "is_red", "is_win",
            "partition", "score_win", "waits", "vi_name"]

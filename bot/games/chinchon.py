@@ -50,29 +50,36 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Phrase, make_match_record, outcome_dict, pack_order,
-                   pot_outcome, reshuffle_rng, round_rng)
+from ..i18n import N_, _, ngettext
+from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, make_match_record, outcome_dict,
+                   pack_order, pot_outcome, reshuffle_rng, round_rng)
 
-#: Every phrase key this engine emits, with an English template ({name}: a seat's name).
+#: Every phrase key this engine emits, with an English template ({name}: a seat's name), marked
+#: for translation: the UI shows them in the reader's language.
 PHRASES: dict[str, str] = {
-    "chinchon.close": "{closer} closes round {round} with {points} points.",
-    "chinchon.close_melded": "{closer} closes round {round} with every card melded: −10.",
-    "chinchon.close_chinchon": "{closer} closes round {round} with a chinchón!",
-    "chinchon.lays_off": "{player} lays off {cards}.",
-    "chinchon.out": "{player} reaches {total} and is out.",
-    "chinchon.out_bought_back": "{player} reaches {total} and is out (already bought back once).",
-    "chinchon.may_buy_back": "{player} reaches {total} and may buy back in at {at}.",
-    "chinchon.bought_back": "{player} buys back in at {total}.",
-    "chinchon.declined": "{player} declines to buy back and is out.",
-    "chinchon.win_chinchon": "{winner} wins the match with a chinchón in round {round}!",
-    "chinchon.win_last": "{winner} is the last player left and wins the match with {total} points.",
-    "chinchon.win_lowest": "Everyone left reached {target}: {winner} wins with the lowest total, {total}.",
-    "chinchon.win_lowest_2": "Everyone left reached {target}: {winner1} and {winner2} share the pot with {total}.",
-    "chinchon.win_lowest_3": ("Everyone left reached {target}: {winner1}, {winner2} and {winner3} share the pot "
-                              "with {total}."),
-    "chinchon.win_lowest_4": ("Everyone left reached {target}: {winner1}, {winner2}, {winner3} and {winner4} "
-                              "share the pot with {total}."),
+    "chinchon.close": N_("{closer} closes round {round} with {points} points."),
+    "chinchon.close_melded": N_("{closer} closes round {round} with every card melded: −10."),
+    "chinchon.close_chinchon": N_("{closer} closes round {round} with a chinchón!"),
+    "chinchon.lays_off": N_("{player} lays off {cards}."),
+    "chinchon.out": N_("{player} reaches {total} and is out."),
+    "chinchon.out_bought_back": N_("{player} reaches {total} and is out (already bought back once)."),
+    "chinchon.may_buy_back": N_("{player} reaches {total} and may buy back in at {at}."),
+    "chinchon.bought_back": N_("{player} buys back in at {total}."),
+    "chinchon.declined": N_("{player} declines to buy back and is out."),
+    "chinchon.win_chinchon": N_("{winner} wins the match with a chinchón in round {round}!"),
+    "chinchon.win_last": N_("{winner} is the last player left and wins the match with {total} points."),
+    "chinchon.win_lowest": N_("Everyone left reached {target}: {winner} wins with the lowest total, {total}."),
+    "chinchon.win_lowest_2": N_("Everyone left reached {target}: {winner1} and {winner2} share the pot "
+                                 "with {total}."),
+    "chinchon.win_lowest_3": N_("Everyone left reached {target}: {winner1}, {winner2} and {winner3} share the pot "
+                                 "with {total}."),
+    "chinchon.win_lowest_4": N_("Everyone left reached {target}: {winner1}, {winner2}, {winner3} and {winner4} "
+                                 "share the pot with {total}."),
+    "chinchon.out_in_round": N_("out in round {round}"),
 }
+
+#: A result's note (English, translated where it is shown; "chinchón" is a native word).
+BOUGHT_BACK = N_("bought back")
 
 JOKER = "JK"
 HAND_SIZE = 7
@@ -121,7 +128,7 @@ class Pack:
             code = "T" + code[2]
         if code in self.index or code == JOKER:
             return code
-        raise ValueError(f"{str(text).strip()!r} is not a card of the {self.name} pack")
+        raise NotACard(str(text).strip(), f"{str(text).strip()!r} is not a card of the {self.name} pack")
 
     def sort_key(self, card: str) -> tuple[int, int]:
         """Rank (run order) first, then suit; jokers last."""
@@ -406,7 +413,7 @@ def is_chinchon(cards7: str | Iterable[str], *, deck: str = "french") -> bool:
     cards = [pk.parse(c) for c in _split(cards7)]
     if len(cards) != HAND_SIZE or JOKER in cards:
         return False
-    H, _, _ = _hand_mask(pk, cards)
+    H, __, __ = _hand_mask(pk, cards)
     return _is_chinchon_mask(H, 0)
 
 
@@ -469,7 +476,7 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
         lo, hi = a, b
         cards = [suit * 16 + p for p in range(a, b + 1) if mask >> p & 1]
         jokers = [suit * 16 + p for p in range(a, b + 1) if not mask >> p & 1]
-        for _ in range(need - len(jokers)):  # pad a short run, above when there is room
+        for __ in range(need - len(jokers)):  # pad a short run, above when there is room
             if hi + 1 < size:
                 hi += 1
                 jokers.append(suit * 16 + hi)
@@ -485,9 +492,9 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
 def _choice(pk: Pack, H: int, jokers: int, unit: int):
     """The winning choice of :func:`_search`: (sets [(pos, suits4, jokers)], the cards left to
     the runs, the jokers each suit's runs get, the jokers used in all)."""
-    _, sets, budget, used = _search(pk, H, jokers, unit, detail=True)
+    __, sets, budget, used = _search(pk, H, jokers, unit, detail=True)
     h = H
-    for p, sub, _ in sets:
+    for p, sub, __ in sets:
         h &= ~(_SPREAD[sub] << p)
     tab = pk.table(unit)
     shares = _shares([tab[h >> (16 * s) & 0xFFFF] for s in range(4)], budget) if budget else _ALLOCATIONS[0]
@@ -534,7 +541,7 @@ def _best_arrangement(pk: Pack, H: int, jokers: int, unit: int) -> tuple[list[Me
 def _unmatched(pk: Pack, H: int, jokers: int) -> tuple[int, int]:
     """(mask of the unmatched real cards, unmatched jokers) of the lowest-penalty arrangement
     (a leaner :func:`_best_arrangement` for the AI: the run tables know the melded cards)."""
-    _, h, shares, used = _choice(pk, H, jokers, 0)
+    __, h, shares, used = _choice(pk, H, jokers, 0)
     melded = pk.tables(0)[1]
     left = h
     for s in range(4):
@@ -600,7 +607,7 @@ def _attachments(pk: Pack, tm: TableMeld, card: int) -> list[tuple[TableMeld, in
     index it is laid as)."""
     out = []
     if tm[0] == "run":
-        _, suit, lo, hi = tm
+        __, suit, lo, hi = tm
         if card < 0 or card == suit * 16 + hi + 1:
             if hi + 1 < pk.size:
                 out.append((("run", suit, lo, hi + 1), suit * 16 + hi + 1))
@@ -608,7 +615,7 @@ def _attachments(pk: Pack, tm: TableMeld, card: int) -> list[tuple[TableMeld, in
             if lo > 0:
                 out.append((("run", suit, lo - 1, hi), suit * 16 + lo - 1))
     else:
-        _, pos, suits4, size = tm
+        __, pos, suits4, size = tm
         if size < 4:
             if card < 0:
                 free = min(s for s in range(4) if not suits4 >> s & 1)
@@ -647,7 +654,7 @@ def _lay_off(pk: Pack, H: int, jokers: int, table: tuple[TableMeld, ...]):
         memo[key] = result
         return result
 
-    penalty, _, laid, after = best(H, jokers, table, False)
+    penalty, __, laid, after = best(H, jokers, table, False)
     return penalty, list(laid), after
 
 
@@ -702,7 +709,9 @@ class ChinchonState:
         self.facedown: str | None = None  # the closer's card laid face down
         self.seen: set[str] = set()  # cards shown face up this round (public; the AI reads it)
         self.deciding: list[int] = []  # seats still to decide on a buy-back, in order
-        self.refusals: dict[int, str] = {}  # why a seat may not buy back (for messages)
+        #: why a seat may not buy back: "nobody_under", "bought_back" or "declined" (the message
+        #: is written when the seat asks, in its language)
+        self.refusals: dict[int, str] = {}
         self.winners: list[int] = []
         self.chinchon = False
         self.summary: list[Phrase] = []
@@ -770,7 +779,7 @@ class ChinchonState:
         self.hands = [[] for _ in range(self.num_players)]
         k = 0
         seat = self.first
-        for _ in self.seats_in():
+        for __ in self.seats_in():
             self.hands[seat] = cards[k:k + HAND_SIZE]
             k += HAND_SIZE
             seat = self._next_in(seat)
@@ -824,16 +833,17 @@ class ChinchonState:
     def _card_arg(self, seat: int, rest: str, verb: str) -> str:
         parts = rest.split()
         if len(parts) != 1:
-            raise IllegalAction(f"Name one card to {'lay face down' if verb == 'close' else verb}: {verb} <card>.")
+            raise IllegalAction(_("Name one card to lay face down: close <card>.") if verb == "close" else
+                                _("Name one card to discard: discard <card>."))
         try:
             card = self.pk.parse(parts[0])
-        except ValueError:
-            raise IllegalAction(f"{parts[0]} is not a card of this pack.") from None
+        except NotACard as exc:
+            raise IllegalAction(_("{text} is not a card of this pack.").format(text=exc.text)) from None
         if card not in self.hands[seat]:
-            raise IllegalAction(f"You do not have {card}.")
+            raise IllegalAction(_("You do not have {card}.").format(card=card))
         return card
 
-    def _close_refusal(self, seat: int, card: str) -> str | None:
+    def _close_refusal(self, seat: int, card: str) -> IllegalAction | None:
         """Why ``seat`` may not close laying ``card`` face down (None when it may)."""
         rest = list(self.hands[seat])
         rest.remove(card)
@@ -844,47 +854,51 @@ class ChinchonState:
         left = arr.unmatched
         limit = self.close_limit
         if len(left) > 1:
-            return (f"You cannot close: {len(left)} unmatched cards ({', '.join(left)}) — "
-                    f"at most one worth ≤ {limit}.")
+            return IllegalAction(ngettext(
+                "You cannot close: {count} unmatched card ({cards}) — at most one worth ≤ {limit}.",
+                "You cannot close: {count} unmatched cards ({cards}) — at most one worth ≤ {limit}.",
+                len(left)).format(count=len(left), cards=", ".join(left), limit=limit))
         worth = 50 if left[0] == JOKER else self.pk.value[self.pk.index[left[0]]]
-        return f"You cannot close: {left[0]} is unmatched and worth {worth} — at most one worth ≤ {limit}."
+        return IllegalAction(_("You cannot close: {card} is unmatched and worth {worth} — at most one worth ≤ "
+                               "{limit}.").format(card=left[0], worth=worth, limit=limit))
 
     # -- apply --------------------------------------------------------------------------------
 
     def apply(self, seat: int, action: str) -> list[Event]:
         text = " ".join(str(action).split())
-        verb, _, rest = text.partition(" ")
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         if not verb:
-            raise IllegalAction("Empty action.")
+            raise IllegalAction(_("Empty action."))
         if verb in ("buyback", "decline"):
             if rest:
-                raise IllegalAction(f"{verb} takes nothing else.")
+                raise IllegalAction(_("{verb} takes nothing else.").format(verb=verb))
             return self._decide(seat, verb)
         if verb not in ("draw", "take", "discard", "close"):
-            raise IllegalAction(f"Unknown action {verb!r}: use draw, take, discard or close.")
+            raise IllegalAction(_("Unknown action {verb}: use draw, take, discard or close.").format(verb=repr(verb)))
         if self.phase == "over":
-            raise IllegalAction("The match is over.")
+            raise IllegalAction(_("The match is over."))
         if self.phase == "buyback":
-            raise IllegalAction("The round is over: waiting for a buy-back decision.")
+            raise IllegalAction(_("The round is over: waiting for a buy-back decision."))
         if seat != self.current:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(_("It is not your turn."))
         if verb in ("draw", "take"):
             if rest:
-                raise IllegalAction(f"{verb} takes no card.")
+                raise IllegalAction(_("{verb} takes no card.").format(verb=verb))
             if self.step != "draw":
-                raise IllegalAction("You have already drawn: discard a card or close.")
+                raise IllegalAction(_("You have already drawn: discard a card or close."))
             return self._draw(seat, verb)
         if self.step != "discard":
-            raise IllegalAction("Draw from the stock or take the top discard first.")
+            raise IllegalAction(_("Draw from the stock or take the top discard first."))
         card = self._card_arg(seat, rest, verb)
         if verb == "discard":
             if card not in self.discardable(seat):
-                raise IllegalAction(f"You cannot discard {card}: you just took it from the discard pile.")
+                raise IllegalAction(_("You cannot discard {card}: you just took it from the discard pile.").format(
+                    card=card))
             return self._discard(seat, card)
-        reason = self._close_refusal(seat, card)
-        if reason:
-            raise IllegalAction(reason)
+        refusal = self._close_refusal(seat, card)
+        if refusal:
+            raise refusal
         return self._close(seat, card)
 
     def _draw(self, seat: int, verb: str) -> list[Event]:
@@ -937,7 +951,7 @@ class ChinchonState:
         hands: list[dict[str, Any] | None] = [None] * n
         phrases: list[Phrase] = []
         H, jokers, value = self._hand_code(closer)
-        melds, _, _ = _best_arrangement(pk, H, jokers, 0)
+        melds, __, __ = _best_arrangement(pk, H, jokers, 0)
         self.chinchon = _is_chinchon_mask(H, jokers)
         table = tuple(_table_meld(m) for m in melds)
         order = [closer]
@@ -950,7 +964,7 @@ class ChinchonState:
             laid_mask = 0
             laid_jokers = 0
             if self.lay_off and seat != closer and not self.chinchon:
-                _, laid, table = _lay_off(pk, H, jokers, table)
+                __, laid, table = _lay_off(pk, H, jokers, table)
                 for card, laid_as in laid:
                     laid_codes.append(_laid_code(pk, card, laid_as))
                     if card >= 0:
@@ -994,7 +1008,7 @@ class ChinchonState:
             low = min(self.totals[s] for s in over)
             winners = [s for s in over if self.totals[s] == low]
             for s in over:
-                self.refusals[s] = f"You cannot buy back: nobody else is still under {self.target}."
+                self.refusals[s] = "nobody_under"
                 if s not in winners:
                     self._out(s, result)
             key = "chinchon.win_lowest" if len(winners) == 1 else f"chinchon.win_lowest_{len(winners)}"
@@ -1005,7 +1019,7 @@ class ChinchonState:
         at = max(self.totals[s] for s in under)
         for s in over:
             if self.buybacks[s]:
-                self.refusals[s] = "You cannot buy back: you already bought back once."
+                self.refusals[s] = "bought_back"
                 self._out(s, result)
                 phrases.append(Phrase("chinchon.out_bought_back", {"player": s}, {"total": self.totals[s]}))
             else:
@@ -1034,15 +1048,24 @@ class ChinchonState:
         self._deal()
         return [Event(None, "round_start", text=str(self.round))]
 
+    def _buyback_refusal(self, seat: int) -> IllegalAction:
+        why = self.refusals[seat]
+        if why == "nobody_under":
+            return IllegalAction(_("You cannot buy back: nobody else is still under {target}.").format(
+                target=self.target))
+        if why == "bought_back":
+            return IllegalAction(_("You cannot buy back: you already bought back once."))
+        return IllegalAction(_("You declined to buy back: you are out of the match."))
+
     def _decide(self, seat: int, verb: str) -> list[Event]:
         if self.phase != "buyback" or seat != self.deciding[0]:
             if verb == "buyback" and seat in self.refusals:
-                raise IllegalAction(self.refusals[seat])
+                raise self._buyback_refusal(seat)
             if self.phase == "over":
-                raise IllegalAction("The match is over.")
+                raise IllegalAction(_("The match is over."))
             if self.phase == "buyback":
-                raise IllegalAction("It is not your decision.")
-            raise IllegalAction("There is no buy-back to decide now.")
+                raise IllegalAction(_("It is not your decision."))
+            raise IllegalAction(_("There is no buy-back to decide now."))
         self.deciding.pop(0)
         result = self.round_results[-1]
         if verb == "buyback":
@@ -1052,7 +1075,7 @@ class ChinchonState:
             self.buybacks[seat] += 1
             phrase = Phrase("chinchon.bought_back", {"player": seat}, {"total": at})
         else:
-            self.refusals[seat] = "You declined to buy back: you are out of the match."
+            self.refusals[seat] = "declined"
             self._out(seat, result)
             phrase = Phrase("chinchon.declined", {"player": seat})
         result["phrases"].append(phrase.as_dict())
@@ -1080,12 +1103,12 @@ class ChinchonState:
         ranks = [0] * n
         for k, s in enumerate(order):
             ranks[s] = 1 if s in self.winners else k + 1
-        notes: list[list[str]] = [[] for _ in range(n)]
+        notes: list[list[Note]] = [[] for _ in range(n)]
         for s in range(n):
             if self.buybacks[s]:
-                notes[s].append("bought back")
+                notes[s].append(BOUGHT_BACK)
             if self.out_round[s] is not None:
-                notes[s].append(f"out in round {self.out_round[s]}")
+                notes[s].append(Phrase("chinchon.out_in_round", {}, {"round": self.out_round[s]}).as_dict())
         if self.chinchon:
             notes[self.winners[0]].append("chinchón")
         self._outcome = pot_outcome(n, paid=[1 + b for b in self.buybacks], winners=self.winners, ranks=ranks,

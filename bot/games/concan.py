@@ -83,18 +83,21 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Phrase, make_match_record, outcome_dict, pot_outcome,
-                   reshuffle_rng, round_rng, split_groups)
+from ..i18n import N_, _
+from .base import (Event, Game, IllegalAction, NotACard, Outcome, Phrase, make_match_record, or_list, outcome_dict,
+                   pot_outcome, reshuffle_rng, round_rng, split_groups)
 from .french import FULL_DECK, JOKER, RANKS, SUITS, parse_card, sort_key
 
+#: Every phrase key this engine emits, with an English template ({name}: a seat's name), marked
+#: for translation: the UI shows them in the reader's language.
 PHRASES: dict[str, str] = {
-    "concan.round_won": "{winner} goes out and wins round {round} (−25).",
-    "concan.round_void": "Round {round} ends without a winner: the stock ran out.",
-    "concan.round_points": "{player} {points:+d} (total {total})",
-    "concan.round_points_closed": "{player} never opened: +100 (total {total})",
-    "concan.set_won": "{winner} wins the set with {total} points.",
-    "concan.set_shared": "{winner} shares the pot with {total} points.",
-    "concan.final_total": "{player}: {total}",
+    "concan.round_won": N_("{winner} goes out and wins round {round} (−25)."),
+    "concan.round_void": N_("Round {round} ends without a winner: the stock ran out."),
+    "concan.round_points": N_("{player} {points:+d} (total {total})"),
+    "concan.round_points_closed": N_("{player} never opened: +100 (total {total})"),
+    "concan.set_won": N_("{winner} wins the set with {total} points."),
+    "concan.set_shared": N_("{winner} shares the pot with {total} points."),
+    "concan.final_total": N_("{player}: {total}"),
 }
 
 #: The 106 cards: two French packs and two jokers (identical copies share a code).
@@ -215,26 +218,35 @@ def _interpret(fixed: Sequence[tuple[str, bool]], bare: int) -> list[MeldSpec]:
     return out
 
 
-def _meld_error(fixed: Sequence[tuple[str, bool]], bare: int) -> str:
+def _meld_error(fixed: Sequence[tuple[str, bool]], bare: int) -> IllegalAction:
     """Why these cards are not a meld (a short sentence)."""
     n = len(fixed) + bare
     shown = " ".join([_tok(c, j) for c, j in fixed] + [JOKER] * bare)
     if n < 3:
-        return "A meld needs at least 3 cards."
-    idents = [c for c, _ in fixed]
+        return IllegalAction(_("A meld needs at least 3 cards."))
+    idents = [c for c, _j in fixed]
     ranks = [c[0] for c in idents]
     suits = [c[1] for c in idents]
     if len(set(ranks)) == 1:
         if n > 4:
-            return f"{shown} is not a meld: a set has at most 4 cards."
-        return f"{shown} is not a meld: a set needs cards of different suits."
+            return IllegalAction(_("{cards} is not a meld: a set has at most 4 cards.").format(cards=shown))
+        return IllegalAction(_("{cards} is not a meld: a set needs cards of different suits.").format(cards=shown))
     if len(set(suits)) > 1:
-        return f"{shown} is not a meld: a set is one rank, a run one suit."
+        return IllegalAction(_("{cards} is not a meld: a set is one rank, a run one suit.").format(cards=shown))
     if len(set(ranks)) != len(ranks):
-        return f"{shown} is not a meld: a run holds each rank once."
+        return IllegalAction(_("{cards} is not a meld: a run holds each rank once.").format(cards=shown))
     if "A" in ranks and ("K" in ranks or "Q" in ranks) and ("2" in ranks or "3" in ranks):
-        return f"{shown} is not a run: an ace is low (A 2 3) or high (Q K A), never both, and runs do not wrap."
-    return f"{shown} is not a run: its cards must follow each other."
+        return IllegalAction(_("{cards} is not a run: an ace is low (A 2 3) or high (Q K A), never both, and runs "
+                               "do not wrap.").format(cards=shown))
+    return IllegalAction(_("{cards} is not a run: its cards must follow each other.").format(cards=shown))
+
+
+def _not_a_card(exc: NotACard) -> IllegalAction:
+    return IllegalAction(_("{text} is not a card.").format(text=exc.text))
+
+
+def _which_joker(choices: Sequence[str]) -> IllegalAction:
+    return IllegalAction(_("Say what the joker stands for: {choices}.").format(choices=or_list(choices)))
 
 
 def meld_value(meld: str | Iterable[str]) -> int | None:
@@ -255,13 +267,13 @@ def _resolve(parts: Sequence[str]) -> MeldSpec:
     """The meld these cards make, or IllegalAction with the reason (or the joker choices)."""
     try:
         tokens = [_parse_token(p) for p in parts]
-    except ValueError as exc:
-        raise IllegalAction(str(exc).replace("'", "") + ".") from None
+    except NotACard as exc:
+        raise _not_a_card(exc) from None
     fixed = [(c, j) for c, j in tokens if c is not None]
     bare = len(tokens) - len(fixed)
     specs = _interpret(fixed, bare)
     if not specs:
-        raise IllegalAction(_meld_error(fixed, bare))
+        raise _meld_error(fixed, bare)
     if bare:
         named = {tuple(sorted(t for t in s.tokens if is_joker_token(t))) for s in specs}
         if len(named) > 1:
@@ -272,7 +284,7 @@ def _resolve(parts: Sequence[str]) -> MeldSpec:
                 text = " ".join(sorted(extra.elements()))
                 if text not in options:
                     options.append(text)
-            raise IllegalAction("Say what the joker stands for: " + " or ".join(options) + ".")
+            raise _which_joker(options)
     return specs[0]
 
 
@@ -380,9 +392,9 @@ def _candidates(k0: str, bit: dict[str, int], jmax: int) -> list[tuple[int, int,
 
 def _desc_spec(desc: tuple, bit: dict[str, int]) -> MeldSpec:
     if desc[0] == "S":
-        _, rank, suits, jsuits = desc
+        __, rank, suits, jsuits = desc
         return _set_spec(rank, [(rank + t, t in jsuits) for t in suits])
-    _, suit, lo, hi, subs = desc
+    __, suit, lo, hi, subs = desc
     codes = _POS_CODE[suit]
     fixed = {q: codes[q] for q in range(lo, hi + 1) if codes[q] in bit and q not in subs}
     return _run_spec(suit, lo, hi, fixed)
@@ -452,7 +464,7 @@ def _solve(naturals: tuple[str, ...], jokers: int, require: str | None = None, r
     melds = []
     rem, j, fl = rem0, jokers, fl0
     while rem:
-        _, ch = memo[(rem << 4) | (j << 2) | fl]
+        __, ch = memo[(rem << 4) | (j << 2) | fl]
         if ch == 0:
             nz = (rem | rem >> 1) & low_mask
             rem -= nz & -nz
@@ -912,21 +924,21 @@ class ConcanState:
 
     def apply(self, seat: int, action: str) -> list[Event]:
         if self.phase == "over":
-            raise IllegalAction("The set is over.")
+            raise IllegalAction(_("The set is over."))
         if seat != self.current:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(_("It is not your turn."))
         text = " ".join(str(action).split())
         if not text:
-            raise IllegalAction("Empty action.")
-        verb, _, rest = text.partition(" ")
+            raise IllegalAction(_("Empty action."))
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         handlers = {"draw": self._draw, "take": self._take, "open": self._open, "meld": self._meld,
                     "layoff": self._layoff, "swap": self._swap, "announce": self._announce,
                     "discard": self._discard}
         handler = handlers.get(verb)
         if handler is None:
-            raise IllegalAction(f"Unknown action {verb!r}: use draw, take, open, meld, layoff, swap, "
-                                "announce or discard.")
+            raise IllegalAction(_("Unknown action {verb}: use draw, take, open, meld, layoff, swap, announce or "
+                                  "discard.").format(verb=repr(verb)))
         events = handler(seat, rest)
         self._version += 1
         return events
@@ -937,23 +949,23 @@ class ConcanState:
             if step == "draw":
                 return
             if step == "first_discard":
-                raise IllegalAction("Your first turn of the round is a discard only.")
-            raise IllegalAction("You have already drawn this turn.")
+                raise IllegalAction(_("Your first turn of the round is a discard only."))
+            raise IllegalAction(_("You have already drawn this turn."))
         if step == "play" or (verb == "discard" and step == "first_discard"):
             return
         if step == "first_discard":
-            raise IllegalAction("Your first turn of the round is a discard only.")
-        raise IllegalAction("Draw a card or take the discard first.")
+            raise IllegalAction(_("Your first turn of the round is a discard only."))
+        raise IllegalAction(_("Draw a card or take the discard first."))
 
     def _missing(self, hand: Counter, cards: Counter) -> IllegalAction | None:
         for card, k in cards.items():
             if hand[card] < k:
                 if card == JOKER:
-                    return IllegalAction("You do not have that many jokers." if hand[JOKER] else
-                                         "You have no joker.")
+                    return IllegalAction(_("You do not have that many jokers.") if hand[JOKER] else
+                                         _("You have no joker."))
                 if hand[card]:
-                    return IllegalAction(f"You have only one {card}.")
-                return IllegalAction(f"You do not have {card}.")
+                    return IllegalAction(_("You have only one {card}.").format(card=card))
+                return IllegalAction(_("You do not have {card}.").format(card=card))
         return None
 
     @staticmethod
@@ -976,10 +988,10 @@ class ConcanState:
 
     def _draw(self, seat: int, rest: str) -> list[Event]:
         if rest:
-            raise IllegalAction("draw takes no cards.")
+            raise IllegalAction(_("draw takes no cards."))
         self._need_step("draw")
         if not self.stock_cards:  # cannot happen: the turn starts with a stock
-            raise IllegalAction("The stock is empty.")
+            raise IllegalAction(_("The stock is empty."))
         card = self.stock_cards.pop(0)
         self.hands[seat][card] += 1
         self.step = "play"
@@ -999,14 +1011,14 @@ class ConcanState:
 
     def _take(self, seat: int, rest: str) -> list[Event]:
         if rest:
-            raise IllegalAction("take takes no cards: it takes the top discard.")
+            raise IllegalAction(_("take takes no cards: it takes the top discard."))
         self._need_step("take")
         card = self.top_discard
         if card is None:
-            raise IllegalAction("The discard pile is empty.")
+            raise IllegalAction(_("The discard pile is empty."))
         if not self._take_possible(seat):
-            raise IllegalAction(f"Before opening you may take {card} only to open with it this turn, "
-                                f"and no opening worth {self.open_min} uses it.")
+            raise IllegalAction(_("Before opening you may take {card} only to open with it this turn, and no opening "
+                                  "worth {need} uses it.").format(card=card, need=self.open_min))
         self.discard_pile.pop()
         self.hands[seat][card] += 1
         if not self.opened_flags[seat]:
@@ -1018,17 +1030,17 @@ class ConcanState:
     def _parse_melds(self, rest: str) -> list[MeldSpec]:
         groups = split_groups(rest)
         if not groups:
-            raise IllegalAction("Name the cards of your melds.")
+            raise IllegalAction(_("Name the cards of your melds."))
         return [_resolve(g) for g in groups]
 
     def _check_keep(self, seat: int, used: Counter) -> None:
         if sum(used.values()) >= sum(self.hands[seat].values()):
-            raise IllegalAction("Keep a card to discard: a round ends with a discard.")
+            raise IllegalAction(_("Keep a card to discard: a round ends with a discard."))
 
     def _open(self, seat: int, rest: str) -> list[Event]:
         self._need_step("open")
         if self.opened_flags[seat]:
-            raise IllegalAction("You have already opened: lay more with meld.")
+            raise IllegalAction(_("You have already opened: lay more with meld."))
         specs = self._parse_melds(rest)
         used = Counter()
         for s in specs:
@@ -1038,12 +1050,13 @@ class ConcanState:
         if err:
             raise err
         if self.must_card is not None and self.must_card not in used:
-            raise IllegalAction(f"Your opening must use {self.must_card}, the card you took.")
+            raise IllegalAction(_("Your opening must use {card}, the card you took.").format(card=self.must_card))
         if used[JOKER] < self.must_jokers:
-            raise IllegalAction("Your opening must use the joker you swapped.")
+            raise IllegalAction(_("Your opening must use the joker you swapped."))
         value = sum(s.value for s in specs)
         if value < self.open_min:
-            raise IllegalAction(f"Your opening is worth {value}; you need {self.open_min}.")
+            raise IllegalAction(_("Your opening is worth {value}; you need {need}.").format(
+                value=value, need=self.open_min))
         self._check_keep(seat, used)
         self._remove(seat, used)
         laid = [self._lay(seat, s) for s in specs]
@@ -1058,10 +1071,10 @@ class ConcanState:
     def _meld(self, seat: int, rest: str) -> list[Event]:
         self._need_step("meld")
         if not self.opened_flags[seat]:
-            raise IllegalAction(f"Open first, with melds worth at least {self.open_min}.")
+            raise IllegalAction(_("Open first, with melds worth at least {need}.").format(need=self.open_min))
         specs = self._parse_melds(rest)
         if len(specs) != 1:
-            raise IllegalAction("Lay one meld at a time.")
+            raise IllegalAction(_("Lay one meld at a time."))
         spec = specs[0]
         used = self._uses(spec)
         err = self._missing(self.hands[seat], used)
@@ -1076,24 +1089,24 @@ class ConcanState:
     def _meld_arg(self, rest: str, verb: str) -> tuple[str, TableMeld]:
         parts = rest.split()
         if len(parts) != 2:
-            raise IllegalAction(f"Write {verb} <card> <meld number>.")
+            raise IllegalAction(_("Write {verb} <card> <meld number>.").format(verb=verb))
         try:
             no = int(parts[1])
         except ValueError:
-            raise IllegalAction(f"Write {verb} <card> <meld number>.") from None
+            raise IllegalAction(_("Write {verb} <card> <meld number>.").format(verb=verb)) from None
         if not 1 <= no <= len(self.table):
-            raise IllegalAction(f"There is no meld {no} on the table.")
+            raise IllegalAction(_("There is no meld {number} on the table.").format(number=no))
         return parts[0], self.table[no - 1]
 
     def _layoff(self, seat: int, rest: str) -> list[Event]:
         self._need_step("layoff")
         if not self.opened_flags[seat]:
-            raise IllegalAction("You may lay off only after opening.")
+            raise IllegalAction(_("You may lay off only after opening."))
         text, meld = self._meld_arg(rest, "layoff")
         try:
             ident, joker = _parse_token(text)
-        except ValueError as exc:
-            raise IllegalAction(str(exc).replace("'", "") + ".") from None
+        except NotACard as exc:
+            raise _not_a_card(exc) from None
         hand = self.hands[seat]
         need = Counter({JOKER if joker else ident: 1})
         err = self._missing(hand, need)
@@ -1102,15 +1115,14 @@ class ConcanState:
         if ident is None:
             fits = meld.joker_fits()
             if not fits:
-                raise IllegalAction(f"A joker does not fit meld {meld.no}.")
+                raise IllegalAction(_("A joker does not fit meld {number}.").format(number=meld.no))
             if len(fits) > 1:
-                raise IllegalAction("Say what the joker stands for: "
-                                    + " or ".join(_tok(f, True) for f in fits) + ".")
+                raise _which_joker([_tok(f, True) for f in fits])
             ident = fits[0]
         new = meld.extended(ident, joker)
         if new is None:
-            raise IllegalAction(f"{_tok(ident, joker)} does not fit meld {meld.no} "
-                                f"({' '.join(meld.spec.tokens)}).")
+            raise IllegalAction(_("{card} does not fit meld {number} ({cards}).").format(
+                card=_tok(ident, joker), number=meld.no, cards=" ".join(meld.spec.tokens)))
         self._check_keep(seat, need)
         self._remove(seat, need)
         meld.spec = new
@@ -1123,18 +1135,18 @@ class ConcanState:
         text, meld = self._meld_arg(rest, "swap")
         try:
             card, joker = _parse_token(text)
-        except ValueError as exc:
-            raise IllegalAction(str(exc).replace("'", "") + ".") from None
+        except NotACard as exc:
+            raise _not_a_card(exc) from None
         if joker:
-            raise IllegalAction("Swap the joker with the card it stands for: swap <card> <meld number>.")
+            raise IllegalAction(_("Swap the joker with the card it stands for: swap <card> <meld number>."))
         token = _tok(card, True)
         if token not in meld.spec.tokens:
-            raise IllegalAction(f"Meld {meld.no} has no joker standing for {card}.")
+            raise IllegalAction(_("Meld {number} has no joker standing for {card}.").format(number=meld.no, card=card))
         if self.hands[seat][card] <= 0:
-            raise IllegalAction(f"You do not have {card}.")
+            raise IllegalAction(_("You do not have {card}.").format(card=card))
         if not self.opened_flags[seat] and not self._swap_allowed_before_open(seat, card, meld.no):
-            raise IllegalAction("Before opening you may swap a joker only to open with it this turn, "
-                                f"and no opening worth {self.open_min} uses it.")
+            raise IllegalAction(_("Before opening you may swap a joker only to open with it this turn, and no opening "
+                                  "worth {need} uses it.").format(need=self.open_min))
         tokens = tuple(card if t == token else t for t in meld.spec.tokens)
         meld.spec = MeldSpec(meld.spec.kind, tokens, meld.spec.value, meld.spec.rank, meld.spec.suit,
                              meld.spec.lo, meld.spec.hi)
@@ -1151,13 +1163,13 @@ class ConcanState:
 
     def _announce(self, seat: int, rest: str) -> list[Event]:
         if rest:
-            raise IllegalAction("announce takes no cards.")
+            raise IllegalAction(_("announce takes no cards."))
         self._need_step("announce")
         if not self.opened_flags[seat]:
-            raise IllegalAction("Announce your jokers after opening.")
+            raise IllegalAction(_("Announce your jokers after opening."))
         if self.hands[seat][JOKER] <= self.announced_counts[seat]:
-            raise IllegalAction("You hold no joker to announce." if not self.hands[seat][JOKER]
-                                else "Your jokers are already announced.")
+            raise IllegalAction(_("You hold no joker to announce.") if not self.hands[seat][JOKER]
+                                else _("Your jokers are already announced."))
         self.announced_counts[seat] += 1
         self.actions.append([seat, "announce"])
         return [Event(seat, "announce")]
@@ -1166,15 +1178,15 @@ class ConcanState:
         self._need_step("discard")
         parts = rest.split()
         if len(parts) != 1:
-            raise IllegalAction("Discard exactly one card.")
+            raise IllegalAction(_("Discard exactly one card."))
         try:
             card = parse_card(parts[0], joker=True)
-        except ValueError as exc:
-            raise IllegalAction(str(exc).replace("'", "") + ".") from None
+        except NotACard as exc:
+            raise _not_a_card(exc) from None
         if self.must_card is not None:
-            raise IllegalAction(f"You took {self.must_card}: open with it before you discard.")
+            raise IllegalAction(_("You took {card}: open with it before you discard.").format(card=self.must_card))
         if self.must_jokers:
-            raise IllegalAction("You swapped a joker before opening: open with it before you discard.")
+            raise IllegalAction(_("You swapped a joker before opening: open with it before you discard."))
         err = self._missing(self.hands[seat], Counter({card: 1}))
         if err:
             raise err

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .base import NotACard
+
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 JOKER = "JK"
@@ -21,7 +23,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def parse_card(text: str, *, joker: bool = False) -> str:
-    """The canonical code of one card; raises ``ValueError`` for anything else.
+    """The canonical code of one card; raises ``NotACard`` (a ``ValueError``) for anything else.
 
     Case-insensitive, surrounding whitespace ignored, ``10H`` -> ``TH``.
     """
@@ -32,7 +34,7 @@ def parse_card(text: str, *, joker: bool = False) -> str:
         return code
     if joker and code == JOKER:
         return JOKER
-    raise ValueError(f"{str(text).strip()!r} is not a card")
+    raise NotACard(str(text).strip(), f"{str(text).strip()!r} is not a card")
 
 
 def parse_cards(text: str | Iterable[str], *, joker: bool = False) -> list[str]:

@@ -3,6 +3,7 @@
 Public API:
 
 - ``GAME``: the :class:`~bot.games.base.Game` registry entry (2–4 players).
+- ``PHRASES``: the English template of every :class:`~bot.games.base.Phrase` key emitted.
 - ``best_points(cards, eaten=()) -> Points``, ``is_u(cards, eaten=()) -> bool``,
   ``is_phom(cards) -> bool``, ``arrange(cards, eaten=()) -> Arrangement``,
   ``find_phom(cards) -> list | None``.
@@ -40,9 +41,32 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Phrase, Transfer, make_record, outcome_dict,
-                   outcome_from_transfers, shuffled)
+from ..i18n import N_, _
+from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list, make_record,
+                   outcome_dict, outcome_from_transfers, shuffled)
 from .french import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, sort_key
+
+#: Every phrase key this engine emits, with its English template ({name}: a seat's name),
+#: marked for translation: the UI shows them in the reader's language.
+PHRASES: dict[str, str] = {
+    "phom.u": N_("{winner} ù: {each} from each player"),
+    "phom.u_before_discard": N_("{winner} ù before discarding: {each} from each player"),
+    "phom.u_den": N_("{winner} ù; {payer} pays for everyone ({reason})"),
+    "phom.u_before_discard_den": N_("{winner} ù before discarding; {payer} pays for everyone ({reason})"),
+    "phom.u_den_last_round": N_("{winner} ù; {payer} pays for everyone (ù đền, last round)"),
+    "phom.u_before_discard_den_last_round": N_("{winner} ù before discarding; {payer} pays for everyone "
+                                               "(ù đền, last round)"),
+    "phom.win": N_("{winner} wins with {points} points"),
+    "phom.win_all_mom": N_("{winner} wins with {points} points (everyone móm)"),
+}
+
+# Notes, transfer reasons and event texts: native words stay as they are; English ones are
+# marked here and translated where they are shown.
+U_BEFORE_DISCARD = N_("ù before discarding")
+U_DEN_LAST_ROUND = N_("ù đền (last round)")
+EAT = N_("eat")
+#: the payment of a seat ranked 2, 3 or 4 at a normal end
+RANK_REASONS = {2: N_("rank 2"), 3: N_("rank 3"), 4: N_("rank 4")}
 
 # --------------------------------------------------------------------------------------------
 # Card ids for the solver: id = (rank - 1) * 4 + suit index, so sorting ids sorts by
@@ -159,7 +183,7 @@ def _solve_ids(ids: tuple[int, ...], eaten: tuple[int, ...]):
     left = []
     mask = full
     while mask:
-        _, ch = memo[mask]
+        __, ch = memo[mask]
         if ch == 0:
             low = mask & -mask
             left.append(ids[low.bit_length() - 1])
@@ -486,32 +510,32 @@ class PhomState:
 
     def _missing_card(self, seat: int, card: str) -> IllegalAction:
         if any(card in m for m in self.shown[seat]):
-            return IllegalAction(f"{card} is already shown.")
-        return IllegalAction(f"You do not have {card}.")
+            return IllegalAction(_("{card} is already shown.").format(card=card))
+        return IllegalAction(_("You do not have {card}.").format(card=card))
 
     def _phase_error(self, wanted: str) -> IllegalAction:
         if self.phase == "draw":
-            return IllegalAction("Draw or eat first.")
+            return IllegalAction(_("Draw or eat first."))
         if self.phase == "show":
-            return IllegalAction("It is the last round: show your phỏm first (show <phỏm> | ...).")
+            return IllegalAction(_("It is the last round: show your phỏm first (show <phỏm> | ...)."))
         if wanted in ("draw", "eat"):
-            return IllegalAction("You have already drawn or eaten: discard a card now.")
+            return IllegalAction(_("You have already drawn or eaten: discard a card now."))
         if wanted == "show":
             if not self.turn_last:
-                return IllegalAction("You can only show your phỏm in the last round.")
-            return IllegalAction("You have already shown this turn: discard a card now.")
-        return IllegalAction("You cannot do that now.")
+                return IllegalAction(_("You can only show your phỏm in the last round."))
+            return IllegalAction(_("You have already shown this turn: discard a card now."))
+        return IllegalAction(_("You cannot do that now."))
 
     @staticmethod
     def _parse_card_list(text: str) -> list[str]:
         try:
             cards = parse_cards(text)
-        except ValueError as exc:
-            raise IllegalAction(str(exc).replace("'", "") + ".") from None
+        except NotACard as exc:
+            raise IllegalAction(_("{text} is not a card.").format(text=exc.text)) from None
         seen = set()
         for c in cards:
             if c in seen:
-                raise IllegalAction(f"{c} is listed twice.")
+                raise IllegalAction(_("{card} is listed twice.").format(card=c))
             seen.add(c)
         return cards
 
@@ -519,30 +543,30 @@ class PhomState:
 
     def apply(self, seat: int, action: str) -> list[Event]:
         if self.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_("The game is over."))
         if seat != self.current:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(_("It is not your turn."))
         text = " ".join(str(action).split())
         if not text:
-            raise IllegalAction("Empty action.")
-        verb, _, rest = text.partition(" ")
+            raise IllegalAction(_("Empty action."))
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         if verb == "discard":
             return self._discard(seat, rest)
         if verb == "draw":
             if rest:
-                raise IllegalAction("draw takes no cards.")
+                raise IllegalAction(_("draw takes no cards."))
             return self._draw(seat)
         if verb == "eat":
             return self._eat(seat, rest)
         if verb == "show":
             return self._show(seat, rest)
-        raise IllegalAction(f"Unknown action {verb!r}: use draw, eat, show or discard.")
+        raise IllegalAction(_("Unknown action {verb}: use draw, eat, show or discard.").format(verb=repr(verb)))
 
     def _after_gain(self, seat: int, events: list[Event]) -> list[Event]:
         """After an eat or a draw: ù before discarding, else on to show/discard."""
         if _hand_is_u(self.hands[seat], self.unshown_eaten[seat]):
-            events.append(Event(seat, "u", (), "ù before discarding"))
+            events.append(Event(seat, "u", (), U_BEFORE_DISCARD))
             events.append(self._finish_u(seat, before_discard=True))
             return events
         self.phase = "show" if self.turn_last else "discard"
@@ -552,7 +576,7 @@ class PhomState:
         if self.phase != "draw":
             raise self._phase_error("draw")
         if self.stock_left <= 0:  # cannot happen: the game ends first
-            raise IllegalAction("The stock is empty.")
+            raise IllegalAction(_("The stock is empty."))
         card = self.stock[self.stock_pos]
         self.stock_pos += 1
         self.draws += 1
@@ -568,25 +592,27 @@ class PhomState:
         active = self.active
         cards = self._parse_card_list(rest)
         if len(cards) < 2:
-            raise IllegalAction(f"Name at least two of your cards that make a phỏm with {active}.")
+            raise IllegalAction(_("Name at least two of your cards that make a phỏm with {card}.")
+                                .format(card=active))
         hand = self.hands[seat]
         ue = self.unshown_eaten[seat]
         for c in cards:
             if c == active:
-                raise IllegalAction(f"List only your own cards to eat {active} with.")
+                raise IllegalAction(_("List only your own cards to eat {card} with.").format(card=active))
             if c not in hand:
                 raise self._missing_card(seat, c)
         for c in cards:
             if c in ue:
-                raise IllegalAction(f"{c} is eaten: a phỏm may not hold two eaten cards.")
+                raise IllegalAction(_("{card} is eaten: a phỏm may not hold two eaten cards.").format(card=c))
         canon = _canon_meld(cards)
         if not _is_phom_codes(canon + [active]):
-            raise IllegalAction(f"{active} does not make a phỏm with {' '.join(canon)}.")
+            raise IllegalAction(_("{card} does not make a phỏm with {cards}.").format(
+                card=active, cards=" ".join(canon)))
         new_hand = hand | {active}
         new_ue = ue | {active}
         if not _feasible(new_hand, new_ue):
             e = self._culprit(new_hand, new_ue, prefer_last=active)
-            raise IllegalAction(f"That would leave eaten card {e} outside a phỏm.")
+            raise IllegalAction(_("That would leave eaten card {card} outside a phỏm.").format(card=e))
         victim = (seat - 1) % self.num_players
         if self.discards[victim] and self.discards[victim][-1] == active:
             self.discards[victim].pop()
@@ -594,7 +620,7 @@ class PhomState:
         ue.add(active)
         self.eaten[seat].append(active)
         last = self.turn_last
-        self.transfers.append(Transfer(victim, seat, 4 if last else 1, "ăn chốt" if last else "eat"))
+        self.transfers.append(Transfer(victim, seat, 4 if last else 1, "ăn chốt" if last else EAT))
         self.eat_counts[(seat, victim)] = self.eat_counts.get((seat, victim), 0) + 1
         if last:
             self.last_round_victims.append(victim)
@@ -616,25 +642,24 @@ class PhomState:
             cards = self._parse_card_list(part)
             for c in cards:
                 if c in seen:
-                    raise IllegalAction(f"{c} is listed twice.")
+                    raise IllegalAction(_("{card} is listed twice.").format(card=c))
                 seen.add(c)
                 if c not in hand:
                     raise self._missing_card(seat, c)
             canon = _canon_meld(cards)
             if not _is_phom_codes(canon):
-                raise IllegalAction(f"{' '.join(canon)} is not a phỏm.")
+                raise IllegalAction(_("{cards} is not a phỏm.").format(cards=" ".join(canon)))
             held = [c for c in canon if c in ue]
             if len(held) > 1:
-                raise IllegalAction(
-                    f"A phỏm may not hold two eaten cards ({' and '.join(held)}).")
+                raise IllegalAction(_("A phỏm may not hold two eaten cards ({cards}).").format(cards=and_list(held)))
             melds.append(canon)
         missing = sorted(ue - seen, key=sort_key)
         if missing:
-            raise IllegalAction(f"Eaten card {missing[0]} must be shown in a phỏm.")
+            raise IllegalAction(_("Eaten card {card} must be shown in a phỏm.").format(card=missing[0]))
         left = find_phom(hand - seen)
         if left is not None:
-            raise IllegalAction(f"Show all your phỏm: {' '.join(left)} would still be a phỏm "
-                                "among the cards you keep.")
+            raise IllegalAction(_("Show all your phỏm: {cards} would still be a phỏm among the cards you keep.")
+                                .format(cards=" ".join(left)))
         melds.sort(key=_meld_key)
         flat: list[str] = []
         for m in melds:
@@ -652,18 +677,19 @@ class PhomState:
             raise self._phase_error("discard")
         cards = self._parse_card_list(rest)
         if len(cards) != 1:
-            raise IllegalAction("Discard exactly one card.")
+            raise IllegalAction(_("Discard exactly one card."))
         card = cards[0]
         hand = self.hands[seat]
         ue = self.unshown_eaten[seat]
         if card not in hand:
             raise self._missing_card(seat, card)
         if card in ue:
-            raise IllegalAction(f"{card} is eaten: it must stay in its phỏm.")
+            raise IllegalAction(_("{card} is eaten: it must stay in its phỏm.").format(card=card))
         rest_hand = hand - {card}
         if ue and not _feasible(rest_hand, ue):
             e = self._culprit(rest_hand, ue)
-            raise IllegalAction(f"{card} is locked: you need it for the phỏm with eaten {e}.")
+            raise IllegalAction(_("{card} is locked: you need it for the phỏm with eaten {eaten}.").format(
+                card=card, eaten=e))
         hand.discard(card)
         self.discards[seat].append(card)
         self.last_discard[seat] = len(self.actions)
@@ -705,7 +731,7 @@ class PhomState:
         return sorted(seats, key=lambda s: (hands[s]["mom"], hands[s]["points"], self.last_discard[s]))
 
     def _finish(self, winner: int, ranks: list[int], hands: list[dict[str, Any]],
-                notes: list[list[str]], summary: list[Phrase]) -> Event:
+                notes: list[list[Note]], summary: list[Phrase]) -> Event:
         self.phase = "over"
         self.active = None
         self.drawn = None
@@ -722,18 +748,18 @@ class PhomState:
         per = 12 if before_discard else 6
         hands = [self._hand_summary(s, arrange_hand=True) for s in range(n)]
         hands[winner]["points"] = 0
-        notes: list[list[str]] = [[] for _ in range(n)]
-        label = "ù before discarding" if before_discard else "ù"
-        notes[winner].append(label)
+        notes: list[list[Note]] = [[] for _ in range(n)]
+        notes[winner].append(U_BEFORE_DISCARD if before_discard else "ù")
         payer = None
         payer_note = ""
+        last_round = False  # ù đền for the last discard eaten in the last round
         for (eater, victim), count in sorted(self.eat_counts.items()):
             if eater == winner and count >= 3:
                 payer, payer_note = victim, "ù đền"
         if payer is None and self.turn_last and self.last_round_victims:
             victim = self.last_round_victims[-1]
             if victim != winner:
-                payer, payer_note = victim, "ù đền (last round)"
+                payer, payer_note, last_round = victim, U_DEN_LAST_ROUND, True
         losers = [s for s in range(n) if s != winner]
         if payer is not None:
             self.transfers.append(Transfer(payer, winner, per * len(losers), "ù đền"))
@@ -745,11 +771,17 @@ class PhomState:
         ranks = [0] * n
         for r, s in enumerate(order, 1):
             ranks[s] = r
-        key = "phom.u_before_discard" if before_discard else "phom.u"
         if payer is None:
+            key = "phom.u_before_discard" if before_discard else "phom.u"
             summary = [Phrase(key, {"winner": winner}, {"each": per})]
         else:
-            summary = [Phrase(key + "_den", {"winner": winner, "payer": payer}, {"reason": payer_note})]
+            seats = {"winner": winner, "payer": payer}
+            if last_round:  # the template holds the reason, so that its English is translated
+                key = "phom.u_before_discard_den_last_round" if before_discard else "phom.u_den_last_round"
+                summary = [Phrase(key, seats)]
+            else:
+                key = "phom.u_before_discard_den" if before_discard else "phom.u_den"
+                summary = [Phrase(key, seats, {"reason": payer_note})]
         return self._finish(winner, ranks, hands, notes, summary)
 
     def _finish_normal(self) -> Event:
@@ -758,7 +790,7 @@ class PhomState:
         order = self._order(range(n), hands)
         winner = order[0]
         ranks = [0] * n
-        notes: list[list[str]] = [[] for _ in range(n)]
+        notes: list[list[Note]] = [[] for _ in range(n)]
         for r, s in enumerate(order, 1):
             ranks[s] = r
             mom = hands[s]["mom"]
@@ -766,7 +798,7 @@ class PhomState:
                 notes[s].append("móm")
             if r > 1:
                 self.transfers.append(Transfer(s, winner, 4 if mom else r - 1,
-                                               "móm" if mom else f"rank {r}"))
+                                               "móm" if mom else RANK_REASONS[r]))
         key = "phom.win_all_mom" if hands[winner]["mom"] else "phom.win"
         summary = [Phrase(key, {"winner": winner}, {"points": hands[winner]["points"]})]
         return self._finish(winner, ranks, hands, notes, summary)
@@ -831,5 +863,5 @@ def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | No
 GAME = Game(name="phom", title="Phỏm", min_players=2, max_players=4, new_state=new_state,
             default_options={})
 
-__all__ = ["GAME", "Arrangement", "PhomState", "Points", "arrange", "best_points", "card_points",
+__all__ = ["GAME", "PHRASES", "Arrangement", "PhomState", "Points", "arrange", "best_points", "card_points",
            "find_phom", "is_phom", "is_u"]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .base import NotACard
+
 RANKS = "23456789"
 SUITS = "VWS"
 CC = "CC"
@@ -32,7 +34,7 @@ def parse_card(text: str) -> str:
     code = str(text).strip().upper()
     if code in KIND_INDEX:
         return code
-    raise ValueError(f"{str(text).strip()!r} is not a card")
+    raise NotACard(str(text).strip(), f"{str(text).strip()!r} is not a card")
 
 
 def parse_cards(text: str | Iterable[str]) -> list[str]:
@@ -42,9 +44,9 @@ def parse_cards(text: str | Iterable[str]) -> list[str]:
     for part in parts:
         p = str(part).strip().upper()
         if "X" in p[1:]:
-            code, _, times = p.partition("X")
+            code, _x, times = p.partition("X")
             if not times.isdigit():
-                raise ValueError(f"{part!r} is not a card")
+                raise NotACard(str(part).strip(), f"{part!r} is not a card")
             out.extend([parse_card(code)] * int(times))
         else:
             out.append(parse_card(p))

@@ -4,6 +4,8 @@ Public API:
 
 - ``GAME``: the :class:`~bot.games.base.Game` registry entry (2–4 players; option
   ``worst_card_penalty``, on by default).
+- ``PHRASES``: the English template of every :class:`~bot.games.base.Phrase` key emitted
+  (summaries, and the notes and transfer reasons that hold a number).
 - ``trash_count``, ``hand_value``, ``payment`` (the evaluation API of tusac.md), plus
   ``trash_cards``, ``worst_codes``, ``outs`` and the card helpers of :mod:`.tusac_sets`.
 
@@ -48,13 +50,37 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .base import (Event, Game, IllegalAction, Outcome, Phrase, Transfer, make_record, outcome_dict,
-                   outcome_from_transfers, pack_order)
+from ..i18n import N_, _
+from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, make_record,
+                   outcome_dict, outcome_from_transfers, pack_order)
 from .tusac_sets import (CODES, FULL_PACK, KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, arrange, card_name,
                          counts_of, free_count, glyph, hand_value, khaps_of, melds_with, outs,
                          pair_exempt, parse_card, parse_cards, payment, private_value, set_value,
                          sort_cards, trash_after, trash_cards, trash_codes, trash_count, trash_of,
                          worst_codes)
+
+#: Every phrase key this engine emits (summaries, and notes and transfer reasons with a number
+#: in them), with its English template ({name}: a seat's name), marked for translation: the UI
+#: shows them in the reader's language. ``meld`` is a native word (Quan, Khui, Khap).
+PHRASES: dict[str, str] = {
+    "tusac.won_dealt": N_("{winner} wins with a dealt hand without trash"),
+    "tusac.won_drawn": N_("{winner} wins with {card} drawn from the stock"),
+    "tusac.won_discarded": N_("{winner} wins with {card} discarded by {source}"),
+    "tusac.payment": N_("hand value {value} · each loser owes {pay}"),
+    "tusac.payment_doubled": N_("hand value {value} · each loser owes {pay} (doubled: Quan/Khui)"),
+    "tusac.worst_card_penalty": N_("{payer} discarded a card that was not a worst one and pays for everyone"),
+    "tusac.stock_out": N_("Drawn game: the stock is down to {cards} cards with no winner. No payments."),
+    "tusac.hand_value": N_("hand value {value}"),
+    "tusac.hand_value_doubled": N_("hand value {value} (Quan/Khui: doubled)"),
+    "tusac.melds": N_("{meld} ×{count}"),
+    "tusac.trash": N_("trash {trash}"),
+}
+
+# Notes, transfer reasons and event texts: native words (Quan, Khui, Khap, khap) stay as they
+# are; English ones are marked here and translated where they are shown.
+WORST_CARD_PENALTY = N_("worst-card penalty")
+PAYS_FOR_EVERYONE = N_("pays for everyone: not a worst card")
+PAIR = N_("pair")
 
 #: The game is drawn once a draw leaves this many cards in the stock without a winner.
 DEAD_STOCK = 7
@@ -195,56 +221,61 @@ class TuSacState:
 
     def apply(self, seat: int, action: str) -> list[Event]:
         if self.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_("The game is over."))
         if seat != self.current:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(_("It is not your turn."))
         text = " ".join(str(action).split())
-        verb, _, rest = text.partition(" ")
+        verb, __, rest = text.partition(" ")
         verb = verb.lower()
         handlers = {"discard": self._discard, "eat": self._eat, "draw": self._draw,
                     "pass": self._pass, "u": self._declare}
         if verb not in handlers:
-            raise IllegalAction(f"Unknown action {verb!r}: use eat, draw, pass or discard.")
+            raise IllegalAction(_("Unknown action {verb}: use eat, draw, pass or discard.").format(verb=repr(verb)))
         if verb in ("draw", "pass", "u") and rest:
-            raise IllegalAction(f"{verb} takes no cards.")
+            raise IllegalAction(_("{verb} takes no cards.").format(verb=verb))
         return handlers[verb](seat, rest) if verb in ("discard", "eat") else handlers[verb](seat)
 
     def _phase_error(self) -> IllegalAction:
-        return IllegalAction({
-            "declare": "Your dealt hand has no trash: declare your win.",
-            "discard": "Discard a trash card now.",
-            "take": f"Eat {card_name(self.active)} or draw." if self.active else "Draw.",
-            "drawn": f"Eat {card_name(self.active)} or pass." if self.active else "Pass.",
-        }.get(self.phase, "You cannot do that now."))
+        phase, active = self.phase, self.active
+        if phase == "declare":
+            return IllegalAction(_("Your dealt hand has no trash: declare your win."))
+        if phase == "discard":
+            return IllegalAction(_("Discard a trash card now."))
+        if phase == "take":
+            return IllegalAction(_("Eat {card} or draw.").format(card=card_name(active)) if active else _("Draw."))
+        if phase == "drawn":
+            return IllegalAction(_("Eat {card} or pass.").format(card=card_name(active)) if active else _("Pass."))
+        return IllegalAction(_("You cannot do that now."))
 
     def _parse(self, rest: str) -> list[str]:
         try:
             return parse_cards(rest)
-        except ValueError as exc:
-            raise IllegalAction(str(exc).replace("'", "") + ".") from None
+        except NotACard as exc:
+            raise IllegalAction(_("{text} is not a Tứ Sắc card.").format(text=exc.text)) from None
 
     def _check_holds(self, seat: int, cards: Sequence[str]) -> None:
         hand = self.private[seat]
         for code, n in Counter(cards).items():
             if hand[code] < n:
-                raise IllegalAction(f"You do not have {'that many ' if hand[code] else ''}{card_name(code)}.")
+                raise IllegalAction((_("You do not have that many {card}.") if hand[code] else
+                                     _("You do not have {card}.")).format(card=card_name(code)))
             if free_count(hand, code) < n:
-                raise IllegalAction(f"{card_name(code)} is locked in your Khap.")
+                raise IllegalAction(_("{card} is locked in your Khap.").format(card=card_name(code)))
 
     def _discard(self, seat: int, rest: str) -> list[Event]:
         if self.phase != "discard":
             raise self._phase_error()
         cards = self._parse(rest)
         if len(cards) != 1:
-            raise IllegalAction("Discard exactly one card.")
+            raise IllegalAction(_("Discard exactly one card."))
         card = cards[0]
         self._check_holds(seat, cards)
         hand = self.private[seat]
         if card[1] == "K":
-            raise IllegalAction("A Tướng is never trash: it cannot be discarded.")
+            raise IllegalAction(_("A Tướng is never trash: it cannot be discarded."))
         if card not in trash_codes(hand):
-            raise IllegalAction(f"{card_name(card)} is not trash: a discard must lower your trash "
-                                f"count ({trash_of(hand)} now).")
+            raise IllegalAction(_("{card} is not trash: a discard must lower your trash count ({trash} now).")
+                                .format(card=card_name(card), trash=trash_of(hand)))
         worst = card in self.worst(seat)
         hand.subtract((card,))
         self.private[seat] = +hand
@@ -268,9 +299,10 @@ class TuSacState:
         return events
 
     def _pass(self, seat: int) -> list[Event]:
+        if self.phase == "take":
+            raise IllegalAction(_("Only a card you drew can be passed: eat or draw."))
         if self.phase != "drawn":
-            raise IllegalAction("Only a card you drew can be passed: eat or draw."
-                                if self.phase == "take" else self._phase_error().args[0])
+            raise self._phase_error()
         self.actions.append([seat, "pass"])
         self.current = (seat + 1) % self.num_players
         self.phase = "take"
@@ -284,16 +316,19 @@ class TuSacState:
         alone = not cards and self._alone(seat)
         if not alone and not 1 <= len(cards) <= 3:
             if not cards and active[1] == "K":
-                raise IllegalAction(f"Only a Tướng you have just drawn is a set by itself: name 1–3 of your "
-                                    f"cards that make a set with {card_name(active)}.")
-            raise IllegalAction(f"Name 1–3 of your cards that make a set with {card_name(active)}.")
+                raise IllegalAction(_("Only a Tướng you have just drawn is a set by itself: name 1–3 of your "
+                                      "cards that make a set with {card}.").format(card=card_name(active)))
+            raise IllegalAction(_("Name 1–3 of your cards that make a set with {card}.").format(
+                card=card_name(active)))
         self._check_holds(seat, cards)
         if set_value(cards + [active]) is None:
-            raise IllegalAction(f"{card_name(active)} does not make a set with {_names(cards)}.")
+            raise IllegalAction(_("{card} does not make a set with {cards}.").format(
+                card=card_name(active), cards=_names(cards)))
         hand = self.private[seat]
         before, after = trash_of(hand), trash_after(hand, cards)
         if after > before:
-            raise IllegalAction(f"That eat would raise your trash count from {before} to {after}.")
+            raise IllegalAction(_("That eat would raise your trash count from {before} to {after}.").format(
+                before=before, after=after))
         self.actions.append([seat, " ".join(("eat", *cards))])
         events = [Event(seat, "eat", (active, *cards))]
         if after == 0:  # cannot happen (the win claim comes first); kept for safety
@@ -305,7 +340,7 @@ class TuSacState:
 
     def _declare(self, seat: int) -> list[Event]:
         if self.phase != "declare":
-            raise IllegalAction("You cannot declare a win now: the table finds wins by itself.")
+            raise IllegalAction(_("You cannot declare a win now: the table finds wins by itself."))
         self.actions.append([seat, "u"])
         return [Event(seat, "u", phrases=(_won_with("deal", seat),))] + self._finish_win(seat, "deal")
 
@@ -355,7 +390,7 @@ class TuSacState:
                         and not pair_exempt(hand)):
                     self._meld(seat, (card, card), "set")
                     self.current, self.phase = seat, "discard"
-                    events.append(Event(seat, "claim", (card,) * 3, "pair"))
+                    events.append(Event(seat, "claim", (card,) * 3, PAIR))
                     return
         self.current = order[0]
         self.phase = "drawn" if self.active_drawn else "take"
@@ -407,15 +442,16 @@ class TuSacState:
         pay = payment(value, quan_or_khui=quan_or_khui)
         losers = [(winner + k) % n for k in range(1, n)]
         transfers: list[Transfer] = []
-        notes: list[list[str]] = [[] for _ in range(n)]
-        notes[winner].append(f"hand value {value}" + (" (Quan/Khui: doubled)" if quan_or_khui else ""))
+        notes: list[list[Note]] = [[] for _ in range(n)]
+        notes[winner].append(Phrase("tusac.hand_value_doubled" if quan_or_khui else "tusac.hand_value", {},
+                                    {"value": value}).as_dict())
         penalty = source if how == "discard" and self.penalty_on and not self.discard_worst else None
         if penalty is not None:
-            transfers.append(Transfer(penalty, winner, pay * len(losers),
-                                      "pays for everyone: not a worst card"))
-            notes[penalty].append("worst-card penalty")
+            transfers.append(Transfer(penalty, winner, pay * len(losers), PAYS_FOR_EVERYONE))
+            notes[penalty].append(WORST_CARD_PENALTY)
         else:
-            transfers += [Transfer(s, winner, pay, f"hand value {value}") for s in losers]
+            transfers += [Transfer(s, winner, pay, Phrase("tusac.hand_value", {}, {"value": value}).as_dict())
+                          for s in losers]
         for holder in losers:
             quan = sum(m.kind == "quan" for m in self.public[holder])
             khui = sum(m.kind == "khui" for m in self.public[holder])
@@ -424,7 +460,7 @@ class TuSacState:
                                         (khap, KHAP_VALUE, "Khap")):
                 if not count:
                     continue
-                notes[holder].append(f"{reason} ×{count}")
+                notes[holder].append(Phrase("tusac.melds", {}, {"meld": reason, "count": count}).as_dict())
                 payers = [s for s in range(n) if s != holder and (s != winner or reason != "Khap")]
                 transfers += [Transfer(s, holder, count * each, reason) for s in payers]
         ranked = sorted(losers, key=lambda s: (self.trash(s), losers.index(s)))
@@ -432,7 +468,7 @@ class TuSacState:
         ranks[winner] = 1
         for r, s in enumerate(ranked, 2):
             ranks[s] = r
-            notes[s].insert(0, f"trash {self.trash(s)}")
+            notes[s].insert(0, self._trash_note(s))
         points = [value if s == winner else None for s in range(n)]
         summary = [_won_with(how, winner, card, source),
                    Phrase("tusac.payment_doubled" if quan_or_khui else "tusac.payment", {},
@@ -445,14 +481,17 @@ class TuSacState:
 
     def _finish_drawn(self) -> Event:
         n = self.num_players
-        notes = [[f"trash {self.trash(s)}"] for s in range(n)]
+        notes: list[list[Note]] = [[self._trash_note(s)] for s in range(n)]
         summary = [Phrase("tusac.stock_out", {}, {"cards": DEAD_STOCK})]
         self._end = {"winner": None, "value": None, "payment": 0, "quan_or_khui": False,
                      "penalty": None, "how": "stock", "winning_card": None}
         return self._close(None, [1] * n, [], [None] * n, notes, summary)
 
+    def _trash_note(self, seat: int) -> Note:
+        return Phrase("tusac.trash", {}, {"trash": self.trash(seat)}).as_dict()
+
     def _close(self, winner: int | None, ranks: list[int], transfers: list[Transfer],
-               points: list[int | None], notes: list[list[str]], summary: list[Phrase]) -> Event:
+               points: list[int | None], notes: list[list[Note]], summary: list[Phrase]) -> Event:
         self._bury_active()
         self.phase = "over"
         self._outcome = outcome_from_transfers(self.num_players, winner, ranks, transfers,
@@ -518,5 +557,5 @@ class TuSacState:
 GAME = Game(name="tusac", title="Tứ Sắc", min_players=2, max_players=4, new_state=TuSacState,
             default_options={"worst_card_penalty": True})
 
-__all__ = ["GAME", "Meld", "TuSacState", "card_name", "counts_of", "glyph", "hand_value", "outs",
+__all__ = ["GAME", "PHRASES", "Meld", "TuSacState", "card_name", "counts_of", "glyph", "hand_value", "outs",
            "payment", "trash_cards", "trash_count", "worst_codes"]

@@ -17,6 +17,9 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
+from ..i18n import C_, pgettext
+from .base import NotACard
+
 COLOURS = "RYGW"
 PIECES = "KAERCNP"
 #: The 28 distinct codes in canonical order (by colour, then piece).
@@ -24,7 +27,10 @@ CODES: tuple[str, ...] = tuple(c + p for c in COLOURS for p in PIECES)
 #: The 112-card pack in canonical order (four copies of each code).
 FULL_PACK: tuple[str, ...] = tuple(code for code in CODES for _ in range(4))
 
-COLOUR_NAMES = {"R": "Red", "Y": "Yellow", "G": "Green", "W": "White"}
+#: the colours' English names (:func:`card_name` translates them, in this context)
+COLOUR_NAMES = {"R": C_("Tứ Sắc card colour", "Red"), "Y": C_("Tứ Sắc card colour", "Yellow"),
+                "G": C_("Tứ Sắc card colour", "Green"), "W": C_("Tứ Sắc card colour", "White")}
+#: the pieces' names are Vietnamese everywhere (not translated)
 PIECE_NAMES = {"K": "Tướng", "A": "Sĩ", "E": "Tượng", "R": "Xe", "C": "Pháo", "N": "Mã", "P": "Tốt"}
 # Red and yellow cards print the red side's characters, green and white the black side's.
 _RED_SIDE = dict(zip(PIECES, "帥仕相俥炮傌兵"))
@@ -40,8 +46,10 @@ def glyph(card: str) -> str:
 
 
 def card_name(card: str) -> str:
-    """``"RC"`` -> ``"Red Pháo"`` (display only)."""
-    return f"{COLOUR_NAMES[card[0]]} {PIECE_NAMES[card[1]]}"
+    """``"RC"`` -> ``"Red Pháo"`` (display only), in the current language (the colour is
+    translated, the piece keeps its Vietnamese name)."""
+    return pgettext("Tứ Sắc card: colour and piece", "{colour} {piece}").format(
+        colour=pgettext("Tứ Sắc card colour", COLOUR_NAMES[card[0]]), piece=PIECE_NAMES[card[1]])
 
 
 def sort_key(card: str) -> int:
@@ -56,7 +64,7 @@ def parse_card(text: str) -> str:
     code = str(text).strip().upper()
     if code in _ORDER:
         return code
-    raise ValueError(f"{str(text).strip()!r} is not a Tứ Sắc card")
+    raise NotACard(str(text).strip(), f"{str(text).strip()!r} is not a Tứ Sắc card")
 
 
 def parse_cards(text: str | Iterable[str]) -> list[str]:

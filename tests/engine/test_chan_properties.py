@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
-from bot.games.chan import GAME, count
+from bot.games.chan import GAME, PHRASES, count
 from bot.games.base import card_of
 from bot.games.chan_ai import choose, quick_select
 from bot.games.tosom import FULL_DECK, KINDS
@@ -111,6 +111,7 @@ def test_random_legal_play(players, seed, ask):
     assert state.to_act == () and all(state.legal_actions(s) == [] for s in range(players))
     out = state.outcome()
     out.check_balanced()
+    out.check_phrases(PHRASES)
     assert snapshot(GAME.replay(state.record())) == snapshot(state)
 
 

@@ -214,6 +214,17 @@ def test_draw_take_discard_and_events():
     assert state.record()["actions"] == [[0, "draw"], [0, "discard QC"], [1, "take"], [1, "discard KS"]]
 
 
+def test_close_refusals_say_why():
+    state = new({0: CLOSER, 1: JUNK1}, "KC", "QC JH")
+    state.apply(0, "draw")
+    with pytest.raises(IllegalAction, match=r"^You cannot close: QC is unmatched and worth 10 — at most one worth"):
+        state.apply(0, "close 2S")
+    with pytest.raises(IllegalAction, match=r"^You cannot close: 4 unmatched cards \(2S, 9D, 9C, QC\) — at most"):
+        state.apply(0, "close 9S")
+    with pytest.raises(IllegalAction, match=r"^Name one card to lay face down: close <card>\.$"):
+        state.apply(0, "close")
+
+
 def test_close_legal_ends_the_round_and_deals_the_next():
     state = new({0: CLOSER, 1: JUNK1}, "KC", "QC JH")
     state.apply(0, "draw")
@@ -368,7 +379,10 @@ def test_decline_leaves_the_last_player_the_winner():
     assert state.is_over and state.in_match == [True, False] and state.round_results[0]["out"] == [1]
     out = state.outcome()
     assert out.winners == [0] and payouts(state) == [1, -1] and out.pot == [1, 1]
-    assert out.results[1].notes == ["out in round 1"] and [r.rank for r in out.results] == [1, 2]
+    assert out.results[1].notes == [Phrase("chinchon.out_in_round", {}, {"round": 1}).as_dict()]
+    assert PHRASES["chinchon.out_in_round"].format(round=1) == "out in round 1"
+    assert [r.rank for r in out.results] == [1, 2]
+    out.check_phrases(PHRASES)
     with pytest.raises(IllegalAction, match="declined"):
         state.apply(1, "buyback")
 

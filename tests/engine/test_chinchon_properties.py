@@ -155,6 +155,7 @@ def test_random_legal_play(players, seed, options):
     assert state.to_act == () and all(state.legal_actions(s) == [] for s in range(players))
     out = state.outcome()
     out.check_balanced()
+    out.check_phrases(PHRASES)
     assert out.pot == [1 + b for b in state.buybacks]
     assert sorted(r.rank for r in out.results)[0] == 1 and all(out.results[w].rank == 1 for w in out.winners)
     assert [r.points for r in out.results] == state.totals

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
-from bot.games.concan import GAME, PACK, best_opening, split_opening
+from bot.games.concan import GAME, PACK, PHRASES, best_opening, split_opening
 from bot.games.concan_ai import choose, quick_select
 from bot.games.french import FULL_DECK
 
@@ -180,6 +180,7 @@ def test_random_legal_play(players, seed, rounds, ai_share, cut):
     assert state.totals == [sum(r["points"][s] for r in state.round_results) for s in range(players)]
     out = state.outcome()
     out.check_balanced()
+    out.check_phrases(PHRASES)
     low = min(state.totals)
     assert out.winners == [s for s in range(players) if state.totals[s] == low]
     record = state.record()

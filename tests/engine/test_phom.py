@@ -7,7 +7,7 @@ import pytest
 from bot.games import french
 from bot.games.base import Event, IllegalAction, Phrase
 from bot.games.french import FULL_DECK, parse_cards
-from bot.games.phom import GAME, arrange, best_points, is_phom, is_u
+from bot.games.phom import GAME, PHRASES, arrange, best_points, is_phom, is_u
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -394,6 +394,9 @@ def test_u_by_eating_with_u_den():
                               (0, 1, 24, "ù đền")]
     assert payouts(state) == [-27, 27, 0]
     assert state.outcome().results[0].notes == ["ù đền"]
+    assert state.outcome().summary == (
+        Phrase("phom.u_before_discard_den", {"winner": 1, "payer": 0}, {"reason": "ù đền"}),)
+    state.outcome().check_phrases(PHRASES)
 
 
 def test_last_round_u_penalty_and_an_chot():
@@ -419,6 +422,9 @@ def test_last_round_u_penalty_and_an_chot():
     assert reasons(state) == [(2, 0, 4, "ăn chốt"), (2, 1, 24, "ù đền")]
     assert payouts(state) == [4, 24, -28]
     assert state.outcome().results[2].notes == ["ù đền (last round)"]
+    # the summary's template says "last round" itself, so that it is translated with it
+    assert state.outcome().summary == (Phrase("phom.u_before_discard_den_last_round", {"winner": 1, "payer": 2}),)
+    state.outcome().check_phrases(PHRASES)
 
 
 def test_last_round_u_without_eats_pays_normally():

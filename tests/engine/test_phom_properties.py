@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK, sort_cards
 from bot.games.french import sort_key as french_key
-from bot.games.phom import GAME, arrange, best_points, find_phom, is_u
+from bot.games.phom import GAME, PHRASES, arrange, best_points, find_phom, is_u
 from bot.games.phom_ai import choose, quick_select
 
 MAX_STEPS = 400  # a game has at most 1 + 15 draw turns + a few dozen eat turns, 3 actions each
@@ -124,6 +124,7 @@ def test_random_legal_play(players, seed):
     assert state.to_act == () and all(state.legal_actions(s) == [] for s in range(players))
     out = state.outcome()
     out.check_balanced()
+    out.check_phrases(PHRASES)
     assert sorted(r.rank for r in out.results) == list(range(1, players + 1))
     if not any("ù" in note for r in out.results for note in r.notes):
         # a normal end: every phỏm was shown, so the held cards hold none (móm = no phỏm)
@@ -185,6 +186,7 @@ def test_ai_against_random_players(seed):
         legal = state.legal_actions(seat)
         state.apply(seat, choose(state, seat) if seat % 2 == 0 else rng.choice(legal))
     state.outcome().check_balanced()
+    state.outcome().check_phrases(PHRASES)
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 
 from bot.games import REGISTRY
 from bot.games.base import Event, IllegalAction, Phrase
-from bot.games.tusac import GAME, hand_value, payment, trash_cards, trash_count
+from bot.games.tusac import GAME, PHRASES, hand_value, payment, trash_cards, trash_count
 from bot.games.tusac_sets import FULL_PACK, counts_of, melds_with, outs, parse_cards, trash_after, worst_codes
 from tests.tusac_decks import build_deck
 
@@ -21,8 +21,17 @@ def payouts(state) -> list[int]:
     return [r.payout for r in state.outcome().results]
 
 
+def english(note) -> str:
+    """A note or transfer reason as the UI writes it in English (a phrase dict with its template)."""
+    return PHRASES[note["key"]].format_map(note["values"]) if isinstance(note, dict) else note
+
+
 def transfers(state) -> list[tuple[int, int, int, str]]:
-    return [(t.payer, t.payee, t.units, t.reason) for t in state.outcome().transfers]
+    return [(t.payer, t.payee, t.units, english(t.reason)) for t in state.outcome().transfers]
+
+
+def notes(state) -> list[list[str]]:
+    return [[english(note) for note in r.notes] for r in state.outcome().results]
 
 
 def snapshot(state) -> str:
@@ -448,6 +457,12 @@ def test_payment_with_a_quan_doubles_and_side_payments():
         (0, 1, pay, f"hand value {value}"), (2, 1, pay, f"hand value {value}"),
         (0, 2, 8, "Quan"), (1, 2, 8, "Quan"), (0, 2, 3, "Khap"),
     ])
+    # notes with a number are phrases (translated by the UI); Quan and Khap stay native
+    assert notes(state) == [["trash 1"], [f"hand value {value} (Quan/Khui: doubled)"],
+                            ["trash 2", "Quan ×1", "Khap ×1"]]
+    assert state.outcome().results[2].notes[1] == {"key": "tusac.melds", "seats": {},
+                                                   "values": {"meld": "Quan", "count": 1}}
+    state.outcome().check_phrases(PHRASES)
     assert sum(payouts(state)) == 0
     assert payouts(state)[2] == -pay + 19
 
@@ -489,6 +504,7 @@ def test_worst_card_penalty_when_a_worse_card_wins():
     assert out["winner"] == 1 and out["penalty"] == 0
     pay = out["payment"]
     assert transfers(on) == [(0, 1, 2 * pay, "pays for everyone: not a worst card")]
+    assert notes(on) == [["trash 2", "worst-card penalty"], [f"hand value {out['value']}"], ["trash 3"]]
     assert payouts(on) == [-2 * pay, 2 * pay, 0]
     assert Phrase("tusac.worst_card_penalty", {"payer": 0}) in on.outcome().summary
     off = new(hands, players=3, worst_card_penalty=False)

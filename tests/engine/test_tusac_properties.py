@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
-from bot.games.tusac import GAME, hand_value, trash_count
+from bot.games.tusac import GAME, PHRASES, hand_value, trash_count
 from bot.games.tusac_ai import choose, quick_select
 from bot.games.tusac_sets import CODES, FULL_PACK
 
@@ -125,6 +125,7 @@ def test_random_legal_play(players, seed):
     assert state.to_act == () and all(state.legal_actions(s) == [] for s in range(players))
     out = state.outcome()
     out.check_balanced()
+    out.check_phrases(PHRASES)
     if out.winner is None:
         assert [r.rank for r in out.results] == [1] * players and not out.transfers
     else:
@@ -201,6 +202,7 @@ def test_ai_against_random_players(seed):
         legal = state.legal_actions(seat)
         state.apply(seat, choose(state, seat) if seat % 2 == 0 else rng.choice(legal))
     state.outcome().check_balanced()
+    state.outcome().check_phrases(PHRASES)
 
 
 # --------------------------------------------------------------------------------------------
