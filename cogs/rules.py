@@ -1,5 +1,6 @@
-"""/rules <game>: the rules as this bot plays them, privately, in the asker's language where a
-translation exists (``bot/rules/<game>.<lang>.md``), else in English with the native terms."""
+"""/rules <game>: the rules as this bot plays them, privately, where a translation exists
+(``bot/rules/<game>.<lang>.md``) in the table's language when asked in a table's thread, else
+in the asker's; without a translation, in English with the native terms."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ class Rules(commands.Cog):
 
     def _rules_callback(self, ui):
         async def show_rules(interaction: discord.Interaction) -> None:
-            with i18n.language(await self.bot.tables.language_of(interaction)) as lang:
+            with i18n.language(await self._language(interaction)) as lang:
                 text = ui.rules_texts.get(lang) or ui.rules_text
                 embed = discord.Embed(title=_("{game} — rules").format(game=ui.game.title), description=text[:4096],
                                       colour=COLOUR)
@@ -33,6 +34,11 @@ class Rules(commands.Cog):
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
         return show_rules
+
+    async def _language(self, interaction: discord.Interaction) -> str:
+        tables = self.bot.tables
+        here = [t for t in tables.tables.values() if t.thread_id and t.thread_id == interaction.channel_id]
+        return here[0].language if here else await tables.language_of(interaction)
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.group)
