@@ -5,12 +5,14 @@ from __future__ import annotations
 from bot.games import chan, chan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.tosom import RANKS, cjk_name, is_ca, sort_cards, vi_name
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
+from bot.i18n import C_, N_, _, ngettext
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards
 from bot.tables.commands import MAX_STAKE, GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
 
-EAT_KEYS = {"eat_chan": "Eat Chắn", "eat_ca": "Eat Cạ", "eat_ca2": "Eat Cạ*"}
+#: the eat buttons and their labels (English msgids, translated where shown)
+EAT_KEYS = {"eat_chan": N_("Eat Chắn"), "eat_ca": N_("Eat Cạ"), "eat_ca2": N_("Eat Cạ*")}
 
 
 def card_label(card: str) -> str:
@@ -50,12 +52,17 @@ def eat_kind(view: dict, card: str) -> str | None:
 class ChanUI(CopyTokensUI):
     game = chan.GAME
     deck = "tosom"
-    description = "Chắn: the Vietnamese pairs game with the Tổ Tôm pack, 2–4 players"
-    stake_description = "Chips per point (default from config)"
+    description = N_("Chắn: the Vietnamese pairs game with the Tổ Tôm pack, 2–4 players")
+    new_description = N_("Open a Chắn table in this channel")
+    stake_description = N_("Chips per point (default from config)")
+    phrases = chan.PHRASES
     lobby_options = (
-        LobbyOption("ga_stake", "Chips per gà point (default: the stake; 0 turns gà off)", int, 0, MAX_STAKE),
-        LobbyOption("chiu", "Out-of-turn chíu: decided by the table (auto) or offered with a button (ask)",
-                    choices=("auto", "ask")),
+        LobbyOption(C_("option name", "ga_stake"), N_("Chips per gà point (default: the stake; 0 turns gà off)"),
+                    int, 0, MAX_STAKE, label=N_("gà stake")),
+        LobbyOption(C_("option name", "chiu"),
+                    N_("Out-of-turn chíu: decided by the table (auto) or offered with a button (ask)"),
+                    choices=("auto", "ask"), label=N_("out-of-turn chíu"),
+                    choice_names=(("auto", C_("choice", "auto")), ("ask", C_("choice", "ask")))),
     )
 
     def table_options(self, given: dict, *, stake: int) -> dict:
@@ -63,12 +70,7 @@ class ChanUI(CopyTokensUI):
         options.setdefault("ga_stake", stake)
         options.setdefault("chiu", "auto")
         return options
-    phrases = {
-        "chan.u": "{winner} {how}: {factors} — {points} points",
-        "chan.u_on": "{winner} {how} on {card}: {factors} — {points} points",
-        "chan.ga": "{ga} gà",
-        "chan.stock_out": "The stock ran out with no ù: a draw, no payment.",
-    }
+
     helper_keys = frozenset({"quick", "arrange", "trash"})
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
@@ -86,9 +88,9 @@ class ChanUI(CopyTokensUI):
         if key == "trash":
             trash = state.trash_cards(seat)
             if not trash:
-                raise IllegalAction("No trash: every card is in a chắn or a cạ.")
+                raise IllegalAction(_("No trash: every card is in a chắn or a cạ."))
             return last_copies(state.hands[seat], trash)
-        raise IllegalAction("That control is not valid.")
+        raise IllegalAction(_("That control is not valid."))
 
     def card_label(self, card: str) -> str:
         return card_label(card)
@@ -106,17 +108,19 @@ class ChanUI(CopyTokensUI):
         forbidden = set(view["no_discard"])
         flat = [c for g in groups for c in g]
         c = view["count"]
-        caption = f"{c['chan']} chắn / {c['ca']} cạ / {c['trash']} rác" if c else ""
+        parts = [_("{chan} chắn / {ca} cạ / {trash} rác").format(chan=c["chan"], ca=c["ca"], trash=c["trash"])] \
+            if c else []
         if view.get("waiting"):
-            caption += " · one card from ù"
+            parts.append(_("one card from ù"))
         if laid:
-            caption += f" · laid down (right): {len(laid)} pairs"
+            parts.append(ngettext("laid down (right): {n} pair", "laid down (right): {n} pairs",
+                                  len(laid)).format(n=len(laid)))
         if forbidden:
-            caption += " · underlined: may not be discarded"
+            parts.append(_("underlined: may not be discarded"))
         return HandImage(groups=groups + laid,
                          marked=[i for i, card in enumerate(flat) if card in forbidden],
                          selected=[i for i, t in enumerate(tokens) if t in selection],
-                         caption=caption, title="Your hand")
+                         caption=" · ".join(parts), title=_("Your hand"))
 
     # ---- controls
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
@@ -129,13 +133,13 @@ class ChanUI(CopyTokensUI):
         forbidden, trash = set(view["no_discard"]), set(view["trash_cards"])
         options = []
         for card, token in zip(flat, tokens):
-            note = "may not be discarded" if card in forbidden else "trash" if card in trash else None
+            note = _("may not be discarded") if card in forbidden else _("trash") if card in trash else None
             options.append(SelectOption(token, f"{cjk_name(card)} {card} · {vi_name(card)}", note))
         if view["phase"] in ("open", "discard"):
-            return SelectSpec("Choose the card to discard", options, 1, selected=selection)
-        active = card_label(view["active"]) if view["active"] else "the card"
-        return SelectSpec(f"Your card to pair with {active}", options, min(len(options), 25),
-                          selected=selection)
+            return SelectSpec(_("Choose the card to discard"), options, 1, selected=selection)
+        placeholder = (_("Your card to pair with {card}").format(card=card_label(view["active"])) if view["active"]
+                       else _("Your card to pair"))
+        return SelectSpec(placeholder, options, min(len(options), 25), selected=selection)
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
         legal = view["legal"]
@@ -143,22 +147,20 @@ class ChanUI(CopyTokensUI):
         eating = phase in ("turn", "drawn") and view["seat"] in view["to_act"]
         kinds = {eat_kind(view, card_of(t)) for t in selection} if eating else set()
         specs = [
-            ButtonSpec("draw", "Draw", "draw" in legal, "primary"),
-            ButtonSpec("eat_chan", "Eat Chắn", "eat_chan" in kinds, "success"),
-            ButtonSpec("eat_ca", "Eat Cạ", "eat_ca" in kinds, "success"),
-            ButtonSpec("eat_ca2", "Eat Cạ*", "eat_ca2" in kinds, "success"),
-            ButtonSpec("pass", "Pass", "pass" in legal, "secondary"),
-            ButtonSpec("discard", "Discard", phase in ("open", "discard") and bool(legal)
+            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
+            *(ButtonSpec(key, _(label), key in kinds, "success") for key, label in EAT_KEYS.items()),
+            ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
+            ButtonSpec("discard", _("Discard"), phase in ("open", "discard") and bool(legal)
                        and legal != ["u"] and len(selection) == 1, "danger", row=2),
         ]
         if "chiu" in legal:
-            specs.append(ButtonSpec("chiu", "Chíu", True, "success", row=2))
+            specs.append(ButtonSpec("chiu", _("Chíu"), True, "success", row=2))
         if "u" in legal:
-            specs.append(ButtonSpec("u", "Ù!", True, "success", row=2))
+            specs.append(ButtonSpec("u", _("Ù!"), True, "success", row=2))
         specs += [
-            ButtonSpec("trash", "Find Trash", bool(view["hand"]) and view["outcome"] is None, "secondary", row=3),
-            ButtonSpec("quick", "Quick Select", bool(legal), "secondary", row=3),
-            ButtonSpec("arrange", "Auto-arrange", True, "secondary", row=3),
+            ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None, "secondary", row=3),
+            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=3),
+            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary", row=3),
         ]
         return specs
 
@@ -167,78 +169,96 @@ class ChanUI(CopyTokensUI):
             return key
         if key == "discard":
             if len(selection) != 1:
-                raise IllegalAction("Select exactly one card to discard.")
+                raise IllegalAction(_("Select exactly one card to discard."))
             return f"discard {card_of(selection[0])}"
         if key in EAT_KEYS:
             if view["active"] is None:
-                raise IllegalAction("There is no card to eat.")
-            cards = [card_of(t) for t in selection if eat_kind(view, card_of(t)) == key]
-            if not cards:
-                raise IllegalAction(f"Select the hand card to pair with {card_label(view['active'])}.")
-            for card in cards:
+                raise IllegalAction(_("There is no card to eat."))
+            partners = [card_of(t) for t in selection if eat_kind(view, card_of(t)) == key]
+            if not partners:
+                raise IllegalAction(_("Select the hand card to pair with {card}.").format(
+                    card=card_label(view["active"])))
+            for card in partners:
                 if f"eat {card}" in view["legal"]:
                     return f"eat {card}"
-            return f"eat {cards[0]}"  # refused by the engine with its reason
-        raise IllegalAction("That control is not valid.")
+            return f"eat {partners[0]}"  # refused by the engine with its reason
+        raise IllegalAction(_("That control is not valid."))
 
     # ---- texts
     def hand_status(self, view: dict, names: list[str]) -> str:
         if view["outcome"] is not None:
-            return "**Game over** — the result is on the table."
-        seat, phase = view["seat"], view["phase"]
-        stock = f"Stock {view['stock']}"
+            return _("**Game over** — the result is on the table.")
+        seat, phase, stock = view["seat"], view["phase"], view["stock"]
         active = card_label(view["active"]) if view["active"] else None
         if seat not in view["to_act"]:
             who = ", ".join(names[s] for s in view["to_act"])
-            extra = " (chíu offer)" if phase == "offer" else ""
-            return f"Waiting for **{who}**{extra}. {stock}"
+            if phase == "offer":
+                return _("Waiting for **{players}** (chíu offer). Stock {stock}").format(players=who, stock=stock)
+            return _("Waiting for **{players}**. Stock {stock}").format(players=who, stock=stock)
         if phase == "offer":
-            return f"**Chíu?** You hold three {active}: **Chíu** takes it out of turn, or **Pass**. {stock}"
+            return _("**Chíu?** You hold three {card}: **Chíu** takes it out of turn, or **Pass**. "
+                     "Stock {stock}").format(card=active, stock=stock)
         if view["legal"] == ["u"]:
-            return f"**Your dealt hand is ù (thiên ù)!** Click **Ù!**. {stock}"
+            return _("**Your dealt hand is ù (thiên ù)!** Click **Ù!**. Stock {stock}").format(stock=stock)
         if phase in ("open", "discard"):
-            return f"**Your move.** Select a card and **Discard**. {stock}"
-        chiu = " or **Chíu**" if "chiu" in view["legal"] else ""
+            return _("**Your move.** Select a card and **Discard**. Stock {stock}").format(stock=stock)
+        chiu = "chiu" in view["legal"]
         if phase == "turn":
-            offer = f"select a card and **Eat** {active}{chiu}, or " if active else ""
-            return f"**Your turn.** {offer[:1].upper() + offer[1:] if offer else ''}**Draw**. {stock}"
-        return f"**You drew {active}.** Select a card and **Eat** it{chiu}, or **Pass**. {stock}"
+            if active is None:
+                return _("**Your turn.** **Draw**. Stock {stock}").format(stock=stock)
+            if chiu:
+                return _("**Your turn.** Select a card and **Eat** {card} or **Chíu**, or **Draw**. "
+                         "Stock {stock}").format(card=active, stock=stock)
+            return _("**Your turn.** Select a card and **Eat** {card}, or **Draw**. Stock {stock}").format(
+                card=active, stock=stock)
+        if chiu:
+            return _("**You drew {card}.** Select a card and **Eat** it or **Chíu**, or **Pass**. "
+                     "Stock {stock}").format(card=active, stock=stock)
+        return _("**You drew {card}.** Select a card and **Eat** it, or **Pass**. Stock {stock}").format(
+            card=active, stock=stock)
 
     def event_text(self, event, names: list[str]) -> str:
         who = names[event.seat] if event.seat is not None else ""
         cards = self.cards_text(event.cards) if event.cards else ""
         if event.kind == "end":
             return self.summary_text(event.phrases, names)
-        if event.kind == "draw":
-            return f"{who} drew {cards}"
-        if event.kind == "eat":
-            return f"{who} ate {cards} ({event.text})"
-        if event.kind == "pass":
-            return f"{who} passed {cards}" if event.text != "declined the chíu" else f"{who} declined to chíu {cards}"
-        if event.kind == "offer":
-            return f"{who} may chíu {cards}…"
-        if event.kind == "chiu":
-            return f"🀄 {who} chíu {cards}" + (" **out of turn**" if event.text == "out of turn" else "")
-        if event.kind == "u":
-            return f"🎉 **{who} ù** on {cards}" + (f" ({event.text})" if event.text and event.text != "ù" else "")
+        if event.kind == "eat":  # the kind eaten (chắn, cạ) is a native word
+            return _("{player} ate {cards} ({kind})").format(player=who, cards=cards, kind=event.text)
+        if event.kind == "u" and event.text and event.text != "ù":  # chíu ù (native) or ù on the drawn card
+            return _("🎉 **{player} ù** on {cards} ({how})").format(player=who, cards=cards, how=_(event.text))
+        texts = {
+            "draw": N_("{player} drew {cards}"),
+            "pass": N_("{player} declined to chíu {cards}") if event.text == chan.DECLINED_CHIU
+            else N_("{player} passed {cards}"),
+            "offer": N_("{player} may chíu {cards}…"),
+            "chiu": N_("🀄 {player} chíu {cards} **out of turn**") if event.text == chan.OUT_OF_TURN
+            else N_("🀄 {player} chíu {cards}"),
+            "u": N_("🎉 **{player} ù** on {cards}"),
+        }
+        if event.kind in texts:
+            return _(texts[event.kind]).format(player=who, cards=cards)
         return super().event_text(event, names)
 
     def table_summary(self, view: dict) -> str:
-        text = f"Stock **{view['stock']}**"
+        parts = [_("Stock **{stock}**").format(stock=view["stock"])]
         if view["active"]:
-            src = "drawn" if view["active_from"] is None else "on offer"
-            text += f" · {src}: **{card_label(view['active'])}**"
+            card = card_label(view["active"])
+            parts.append(_("drawn: **{card}**").format(card=card) if view["active_from"] is None
+                         else _("on offer: **{card}**").format(card=card))
         if view["options"]["chiu"] == "ask":
-            text += " · chíu: ask"
-        return text
+            parts.append(_("chíu: ask"))
+        return " · ".join(parts)
 
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
         fields = []
         for seat, name in enumerate(names):
             marker = "▶ " if seat in view["to_act"] else ""
-            parts = [f"{view['hand_sizes'][seat]} in hand", f"trash row: {self.cards_text(view['rows'][seat])}"]
+            in_hand = view["hand_sizes"][seat]
+            parts = [ngettext("{n} in hand", "{n} in hand", in_hand).format(n=in_hand),
+                     _("trash row: {cards}").format(cards=self.cards_text(view["rows"][seat]))]
             if view["laid"][seat]:
-                parts.append("laid: " + " ".join(f"[{self.cards_text(p)}]" for p in view["laid"][seat]))
+                parts.append(_("laid: {pairs}").format(
+                    pairs=" ".join(f"[{self.cards_text(p)}]" for p in view["laid"][seat])))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
 
@@ -248,50 +268,65 @@ class ChanUI(CopyTokensUI):
         to_act = set(view["to_act"])
 
         def detail(seat: int) -> str:
-            laid = len(view["laid"][seat])
-            text = f"{view['hand_sizes'][seat]} in hand · row {len(view['rows'][seat])}"
-            return text + (f"\n{laid} pairs laid" if laid > 1 else "\n1 pair laid" if laid else "")
+            in_hand, row_size, laid = view["hand_sizes"][seat], len(view["rows"][seat]), len(view["laid"][seat])
+            first = [ngettext("{n} in hand", "{n} in hand", in_hand).format(n=in_hand),
+                     ngettext("row {n}", "row {n}", row_size).format(n=row_size)]
+            second = [ngettext("{n} pair laid", "{n} pairs laid", laid).format(n=laid)] if laid else []
+            return "\n".join(" · ".join(line) for line in (first, second) if line)
 
         def row(seat: int) -> Row:
-            groups = [Group("trash row", tuple(view["rows"][seat]))]
-            groups += [Group("laid" if k == 0 else "", tuple(pair)) for k, pair in enumerate(view["laid"][seat])]
+            groups = [Group(_("trash row"), tuple(view["rows"][seat]))]
+            groups += [Group(_("laid") if k == 0 else "", tuple(pair)) for k, pair in enumerate(view["laid"][seat])]
             return Row(names[seat], tuple(groups), active=seat in to_act)
 
         seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
                       for seat in range(n))
         active, source = view["active"], view["active_from"]
         if active is None:
-            offer = Pile("On offer", None)
+            offer = Pile(_("On offer"), None)
         elif source is None:
-            offer = Pile("Drawn", active, f"by {names[view['current']]}" if view["current"] is not None else "")
+            offer = Pile(_("Drawn"), active, _("by {player}").format(player=names[view["current"]])
+                         if view["current"] is not None else "")
         else:
-            offer = Pile("On offer", active, f"from {names[source]}")
-        piles = (Pile("Stock", BACK if view["stock"] else None, f"{view['stock']} cards"), offer)
-        return TablePicture(title=f"Chắn · table #{table.id}", seats=seats, piles=piles, deck=self.deck,
-                            sections=(Section("Trash rows and pairs laid", rows=tuple(row(seat) for seat in range(n)),
-                                              empty="No card on the table yet."),))
+            offer = Pile(_("On offer"), active, _("from {player}").format(player=names[source]))
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])), offer)
+        return TablePicture(title=_("Chắn · table #{table}").format(table=table.id), seats=seats, piles=piles,
+                            deck=self.deck,
+                            sections=(Section(_("Trash rows and pairs laid"),
+                                              rows=tuple(row(seat) for seat in range(n)),
+                                              empty=_("No card on the table yet.")),))
 
     def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
         outcome = view["outcome"]
         results = {r["seat"]: r for r in outcome["results"]}
         rows = []
         winner = outcome["winner"]
+
+        def stakes(payout: int) -> str:
+            return ngettext("{n} stake", "{n} stakes", abs(payout)).format(n=f"{payout:+d}")
+
+        def ga(count: int | str) -> str:  # gà is a native word (the engine's "chan.ga" phrase)
+            return _("{ga} gà").format(ga=count)
+
         if winner is not None and outcome["hand"]:
             hand = outcome["hand"]
             groups = [list(p) for p in hand["chan"]] + [list(p) for p in hand["ca"]]
+            # the factors' names and dịch are native words
             factors = " · ".join(f"{f['name']} {f['points']}/{f['dich']} dịch" for f in outcome["factors"])
-            ga = f" · {outcome['ga']} gà" if outcome["ga"] else ""
             r = results[winner]
-            rows.append((f"{names[winner]} — ù", groups,
-                         f"{factors} → {outcome['points']} points{ga} · {r['payout']:+d} stakes"))
+            parts = [ngettext("{factors} → {n} point", "{factors} → {n} points", outcome["points"]).format(
+                factors=factors, n=outcome["points"])]
+            if outcome["ga"]:
+                parts.append(ga(outcome["ga"]))
+            parts.append(stakes(r["payout"]))
+            rows.append((f"{names[winner]} — ù", groups, " · ".join(parts)))
         for seat, name in enumerate(names):
             if seat == winner:
                 continue
             hand = outcome["hands"][seat]
             groups = hand_groups(hand, True) + [list(p) for p in view["laid"][seat]]
             r = results[seat]
-            ga = f" · {r['ga']:+d} gà" if r["ga"] else ""
-            rows.append((name, groups, f"{r['payout']:+d} stakes{ga}"))
+            rows.append((name, groups, " · ".join([stakes(r["payout"])] + ([ga(f"{r['ga']:+d}")] if r["ga"] else []))))
         return rows
 
 

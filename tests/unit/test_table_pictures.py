@@ -98,7 +98,7 @@ def test_pictures_of_a_whole_game(game, players, seed, ai):
             assert box.detail.startswith(f"{view['hand_sizes'][seat]} ")
         # the stock, and the active card when there is one
         stock, active = picture.piles
-        assert stock.label == "Stock" and stock.caption.startswith(f"{view['stock']} cards")
+        assert stock.label == "Stock" and stock.caption.startswith(f"{view['stock']} card")  # 1 card, 2 cards
         assert stock.card == (BACK if view["stock"] else None)
         assert active.card == view["active"]
         seen_card_on_offer += view["active"] is not None
