@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from bot.games import tusac, tusac_ai
 from bot.games.base import Event, IllegalAction, card_of, tokens_for
-from bot.games.tusac_sets import COLOURS, card_name, glyph, sort_cards
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec
+from bot.games.tusac import card_name, glyph
+from bot.games.tusac_sets import COLOURS, sort_cards
+from bot.i18n import C_, N_, _, ngettext
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -14,7 +16,8 @@ COLOUR_MARKS = {"R": "🔴", "Y": "🟡", "G": "🟢", "W": "⚪"}
 
 
 def card_label(card: str) -> str:
-    """``"RC"`` -> ``"Red Pháo 炮"``."""
+    """``"RC"`` -> ``"Red Pháo 炮"`` (the engine's :func:`card_name`, in the current language, and
+    the character printed on the card)."""
     return f"{card_name(card)} {glyph(card)}"
 
 
@@ -46,19 +49,20 @@ def public_groups(view: dict, seat: int) -> list[list[str]]:
 class TuSacUI(CopyTokensUI):
     game = tusac.GAME
     deck = "tusac"
-    description = "Tứ Sắc: four-colour xiangqi cards for 2–4 players"
+    description = N_("Tứ Sắc: four-colour xiangqi cards for 2–4 players")
+    new_description = N_("Open a Tứ Sắc table in this channel")
     lobby_options = (
-        LobbyOption("worst_card_penalty", "Whoever lets someone win with a card that is not one of his worst "
-                                          "pays for everyone (default on)", bool),
+        LobbyOption(C_("option name", "worst_card_penalty"),
+                    N_("Whoever lets someone win with a card that is not one of his worst pays for everyone "
+                       "(default on)"), bool, label=N_("worst-card penalty")),
     )
-    phrases = {
-        "tusac.won_dealt": "{winner} wins with a dealt hand without trash",
-        "tusac.won_drawn": "{winner} wins with {card} drawn from the stock",
-        "tusac.won_discarded": "{winner} wins with {card} discarded by {source}",
-        "tusac.payment": "hand value {value} · each loser owes {pay}",
-        "tusac.payment_doubled": "hand value {value} · each loser owes {pay} (doubled: Quan/Khui)",
-        "tusac.worst_card_penalty": "{payer} discarded a card that was not a worst one and pays for everyone",
-        "tusac.stock_out": "Drawn game: the stock is down to {cards} cards with no winner. No payments.",
+    phrases = tusac.PHRASES
+    #: the log's sentence for the moves :meth:`event_text` leaves to the framework (a drawn card
+    #: is face up, so its draw names it)
+    event_templates = {
+        "discard": N_("{player} discarded {cards}"),
+        "draw": N_("{player} drew {cards}"),
+        "pass": N_("{player} passed {cards}"),
     }
     helper_keys = frozenset({"quick", "arrange", "trash"})
 
@@ -97,7 +101,7 @@ class TuSacUI(CopyTokensUI):
         view = state.view(seat)
         every, worst = self._tokens(view, view["trash_cards"]), self._tokens(view, view["worst"])
         if not every:
-            raise IllegalAction("No trash: every private card is in a set.")
+            raise IllegalAction(_("No trash: every private card is in a set."))
         # Stateless cycle: all trash -> the worst trash -> nothing -> all trash ...
         now = set(self.keep_selection(view, selection))
         if now == set(every):
@@ -113,13 +117,13 @@ class TuSacUI(CopyTokensUI):
         flat = [c for g in groups for c in g]
         tokens = tokens_for(flat)
         public = public_groups(view, seat) if seat is not None else []
-        caption = f"trash {view['trash']} · khap {len(view['khaps'])}"
+        caption = _("trash {trash} · khap {khap}").format(trash=view["trash"], khap=len(view["khaps"]))
         if public:
-            caption += " · underlined: your public block"
+            caption += " · " + _("underlined: your public block")
         return HandImage(groups=groups + public,
                          marked=list(range(len(flat), len(flat) + sum(map(len, public)))),
                          selected=[i for i, t in enumerate(tokens) if t in selection],
-                         caption=caption, title="Your hand")
+                         caption=caption, title=_("Your hand"))
 
     # ---- controls
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
@@ -133,38 +137,40 @@ class TuSacUI(CopyTokensUI):
         for card, token in zip(flat, tokens_for(flat)):
             if card in khaps and view["hand"].count(card) >= 3:
                 continue  # locked: never melded by choice nor discarded
-            note = ("trash · worst" if card in worst else "trash") if card in trash else None
+            note = (_("trash · worst") if card in worst else _("trash")) if card in trash else None
             options.append(SelectOption(token, card_label(card), note))
         if phase == "discard":
-            return SelectSpec("Choose a trash card to discard", options, max(1, len(selection)),
+            return SelectSpec(_("Choose a trash card to discard"), options, max(1, len(selection)),
                               selected=selection)
-        alone = " (none: it alone)" if "eat" in view["legal"] else ""
-        return SelectSpec(f"Cards to meld with {card_label(view['active'])}{alone}", options,
-                          max(3, len(selection)), selected=selection)
+        active = card_label(view["active"])
+        placeholder = (_("Cards to meld with {card} (none: it alone)") if "eat" in view["legal"]
+                       else _("Cards to meld with {card}")).format(card=active)
+        return SelectSpec(placeholder, options, max(3, len(selection)), selected=selection)
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
         legal = view["legal"]
         can_eat = any(a.startswith("eat ") for a in legal)  # with cards of the hand
         eat_alone = "eat" in legal  # a Tướng just drawn, laid down by itself
-        discard = "Discard"
+        discard = _("Discard")
         if view["phase"] == "discard" and len(selection) == 1:
             card = card_of(selection[0])
             if card in view["trash_cards"] and card not in view["worst"]:
-                discard = "Discard!!!"  # legal, but not a worst card: it may cost a penalty
+                # legal, but not a worst card: it may cost a penalty
+                discard = _("Discard!!!")
         specs = [
-            ButtonSpec("eat", "Eat", (can_eat and 1 <= len(selection) <= 3) or (eat_alone and not selection),
+            ButtonSpec("eat", _("Eat"), (can_eat and 1 <= len(selection) <= 3) or (eat_alone and not selection),
                        "success"),
-            ButtonSpec("draw", "Draw", "draw" in legal, "primary"),
-            ButtonSpec("pass", "Pass", "pass" in legal, "secondary"),
+            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
+            ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
             ButtonSpec("discard", discard, view["phase"] == "discard" and bool(legal) and len(selection) == 1,
                        "danger"),
         ]
         if "u" in legal:
-            specs.append(ButtonSpec("u", "Win!", True, "success"))
+            specs.append(ButtonSpec("u", _("Win!"), True, "success"))
         specs += [
-            ButtonSpec("trash", "Find Trash", bool(view["hand"]) and view["outcome"] is None, "secondary", row=2),
-            ButtonSpec("quick", "Quick Select", bool(legal), "secondary", row=2),
-            ButtonSpec("arrange", "Auto-arrange", True, "secondary", row=2),
+            ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None, "secondary", row=2),
+            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=2),
+            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary", row=2),
         ]
         return specs
 
@@ -176,14 +182,15 @@ class TuSacUI(CopyTokensUI):
             if not cards and "eat" in view["legal"]:
                 return "eat"  # a drawn Tướng is a set by itself
             if view["active"] is None or not 1 <= len(cards) <= 3:
-                raise IllegalAction(f"Select 1–3 of your cards to meld with "
-                                    f"{card_label(view['active']) if view['active'] else 'the active card'}.")
+                raise IllegalAction(_("Select 1–3 of your cards to meld with {card}.").format(
+                    card=card_label(view["active"])) if view["active"] else
+                    _("Select 1–3 of your cards to meld with the active card."))
             return "eat " + " ".join(cards)
         if key == "discard":
             if len(cards) != 1:
-                raise IllegalAction("Select exactly one card to discard.")
+                raise IllegalAction(_("Select exactly one card to discard."))
             return f"discard {cards[0]}"
-        raise IllegalAction("That control is not valid.")
+        raise IllegalAction(_("That control is not valid."))
 
     # ---- texts
     def event_text(self, event: Event, names: list[str]) -> str:
@@ -191,60 +198,67 @@ class TuSacUI(CopyTokensUI):
         if event.kind == "claim":
             card = card_label(event.cards[0])
             if event.text == "khap":
-                return f"{who} has a Khap of {card}: Khui, and takes the turn"
-            return f"{who} has a pair of {card} and takes the turn"
+                return _("{player} has a Khap of {card}: Khui, and takes the turn").format(player=who, card=card)
+            return _("{player} has a pair of {card} and takes the turn").format(player=who, card=card)
         if event.kind == "u":
-            return f"🏆 {self.summary_text(event.phrases, names)}" + (
-                f": {meld_text(list(event.cards))}" if event.cards else "")
-        if event.kind == "end":
-            return self.summary_text(event.phrases, names)
+            summary = self.summary_text(event.phrases, names)
+            if event.cards:
+                return _("🏆 {summary}: {cards}").format(summary=summary, cards=meld_text(list(event.cards)))
+            return f"🏆 {summary}"
         if event.kind == "eat":
+            card = card_label(event.cards[0])
             if len(event.cards) == 1:
-                return f"{who} ate {card_label(event.cards[0])} alone"
-            return f"{who} ate {card_label(event.cards[0])} with {self.cards_text(event.cards[1:])}"
-        verbs = {"discard": "discarded", "draw": "drew", "pass": "passed"}
-        return f"{who} {verbs.get(event.kind, event.kind)} {self.cards_text(event.cards)}".rstrip()
+                return _("{player} ate {card} alone").format(player=who, card=card)
+            return _("{player} ate {card} with {cards}").format(player=who, card=card,
+                                                                 cards=self.cards_text(event.cards[1:]))
+        return super().event_text(event, names)  # the end, and event_templates
 
     def hand_status(self, view: dict, names: list[str]) -> str:
         if view["outcome"] is not None:
-            return "**Game over** — the result is on the table."
+            return _("**Game over** — the result is on the table.")
         current, seat, phase = view["current"], view["seat"], view["phase"]
         active = card_label(view["active"]) if view["active"] else None
-        facts = f"Stock {view['stock']} · trash {view['trash']} · khap {len(view['khaps'])}"
+        facts = _("Stock {stock} · trash {trash} · khap {khap}").format(
+            stock=view["stock"], trash=view["trash"], khap=len(view["khaps"]))
         if current != seat:
-            on = f" Active card: **{active}**." if active else ""
-            return f"Waiting for **{names[current]}**.{on} {facts}"
+            if active:
+                return _("Waiting for **{player}**. Active card: **{card}**. {facts}").format(
+                    player=names[current], card=active, facts=facts)
+            return _("Waiting for **{player}**. {facts}").format(player=names[current], facts=facts)
         if phase == "declare":
-            text = "Your dealt hand has no trash: click **Win!**"
+            text = _("Your dealt hand has no trash: click **Win!**")
         elif phase == "discard":
-            text = "Select a trash card and **Discard** (**Quick Select** picks a worst one)."
+            text = _("Select a trash card and **Discard** (**Quick Select** picks a worst one).")
         elif phase == "take":
-            text = f"**{active}** is on offer: select cards and **Eat** it, or **Draw**."
+            text = _("**{card}** is on offer: select cards and **Eat** it, or **Draw**.").format(card=active)
         elif "eat" in view["legal"]:
-            text = (f"You drew **{active}**: a Tướng is a set by itself. **Eat** it with nothing selected "
-                    "(or select cards to meld it with), or **Pass**.")
+            text = _("You drew **{card}**: a Tướng is a set by itself. **Eat** it with nothing selected (or select "
+                     "cards to meld it with), or **Pass**.").format(card=active)
         else:
-            text = f"You drew **{active}**: select cards and **Eat** it, or **Pass**."
-        return f"**Your turn.** {text} {facts}"
+            text = _("You drew **{card}**: select cards and **Eat** it, or **Pass**.").format(card=active)
+        return _("**Your turn.** {todo} {facts}").format(todo=text, facts=facts)
 
     def table_summary(self, view: dict) -> str:
-        text = f"Stock **{view['stock']}**"
+        text = _("Stock **{stock}**").format(stock=view["stock"])
         if view["active"]:
-            how = "drawn from the stock" if view["active_drawn"] else "discarded"
-            text += f" · active card: **{card_label(view['active'])}** ({how})"
+            card = card_label(view["active"])
+            text += " · " + (_("active card: **{card}** (drawn from the stock)") if view["active_drawn"]
+                             else _("active card: **{card}** (discarded)")).format(card=card)
         return text
 
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
         fields = []
-        kinds = {"quan": "Quan ", "khui": "Khui ", "set": ""}
+        kinds = {"quan": "Quan ", "khui": "Khui ", "set": ""}  # native words
         for seat, name in enumerate(names):
             marker = "▶ " if view["current"] == seat else ""
-            parts = [f"{view['hand_sizes'][seat]} cards", f"khap {view['khap_counts'][seat]}"]
+            parts = [cards(view["hand_sizes"][seat]), _("khap {khap}").format(khap=view["khap_counts"][seat])]
             melds = view["public"][seat]
             if melds:
-                parts.append("public: " + " ".join(f"[{kinds[m['kind']]}{meld_text(m['cards'])}]" for m in melds))
+                parts.append(_("public: {melds}").format(
+                    melds=" ".join(f"[{kinds[m['kind']]}{meld_text(m['cards'])}]" for m in melds)))
             if view["discards"][seat]:
-                parts.append("discards: " + " ".join(meld_text([c]) for c in view["discards"][seat][-8:]))
+                parts.append(_("discards: {cards}").format(
+                    cards=" ".join(meld_text([c]) for c in view["discards"][seat][-8:])))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
 
@@ -255,14 +269,17 @@ class TuSacUI(CopyTokensUI):
 
         def detail(seat: int) -> str:
             sets = len(view["public"][seat])
-            text = f"{view['hand_sizes'][seat]} cards · khap {view['khap_counts'][seat]}"
-            return text + (f"\n{sets} public sets" if sets > 1 else "\n1 public set" if sets else "")
+            text = cards(view["hand_sizes"][seat]) + " · " + _("khap {khap}").format(khap=view["khap_counts"][seat])
+            if sets:
+                text += "\n" + ngettext("{n} public set", "{n} public sets", sets).format(n=sets)
+            return text
 
         def row(seat: int) -> Row:
-            groups = [Group("discards", tuple(view["discards"][seat]))]
+            groups = [Group(_("discards"), tuple(view["discards"][seat]))]
             first = True
             for meld in view["public"][seat]:
-                label = {"quan": "Quan", "khui": "Khui"}.get(meld["kind"], "public" if first else "")
+                # Quan and Khui are native words; the first other set is labelled "public"
+                label = {"quan": "Quan", "khui": "Khui"}.get(meld["kind"], _("public") if first else "")
                 groups.append(Group(label, tuple(meld["cards"])))
                 first = False
             return Row(names[seat], tuple(groups), active=seat in to_act)
@@ -273,14 +290,16 @@ class TuSacUI(CopyTokensUI):
         if active is None:
             caption = ""
         elif view["active_drawn"]:
-            caption = f"drawn by {names[view['active_from']]}"
+            caption = _("drawn by {player}").format(player=names[view["active_from"]])
         else:
-            caption = f"discarded by {names[view['active_from']]}"
-        piles = (Pile("Stock", BACK if view["stock"] else None, f"{view['stock']} cards"),
-                 Pile("Active card", active, caption))
-        return TablePicture(title=f"Tứ Sắc · table #{table.id}", seats=seats, piles=piles, deck=self.deck,
-                            sections=(Section("Discards and public sets", rows=tuple(row(seat) for seat in range(n)),
-                                              empty="No card on the table yet."),))
+            caption = _("discarded by {player}").format(player=names[view["active_from"]])
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
+                 Pile(_("Active card"), active, caption))
+        return TablePicture(title=_("Tứ Sắc · table #{table}").format(table=table.id), seats=seats, piles=piles,
+                            deck=self.deck,
+                            sections=(Section(_("Discards and public sets"),
+                                              rows=tuple(row(seat) for seat in range(n)),
+                                              empty=_("No card on the table yet.")),))
 
     def result_rows(self, view: dict, names: list[str]) -> list[tuple]:
         outcome = view["outcome"]
@@ -291,13 +310,16 @@ class TuSacUI(CopyTokensUI):
             private = [[k] * 3 for k in hand["khaps"]] + [list(s) for s in hand["sets"]]
             if hand["trash"]:
                 private.append(list(hand["trash"]))
-            payout = f"{results[seat]['payout']:+d} stakes"
+            won = results[seat]["payout"]
+            payout = ngettext("{n} stake", "{n} stakes", abs(won)).format(n=f"{won:+d}")
             if seat == outcome["winner"]:
-                label = f"{names[seat]} — wins"  # no emoji: the image font has none
-                caption = f"hand value {outcome['value']} · each loser owes {outcome['payment']} · {payout}"
+                label = _("{player} — wins").format(player=names[seat])  # no emoji: the image font has none
+                caption = _("hand value {value} · each loser owes {pay}").format(
+                    value=outcome["value"], pay=outcome["payment"]) + " · " + payout
             else:
                 label = names[seat]
-                caption = f"trash {hand['trash_count']} · khap {len(hand['khaps'])} · {payout}"
+                caption = _("trash {trash} · khap {khap}").format(
+                    trash=hand["trash_count"], khap=len(hand["khaps"])) + " · " + payout
             count = sum(map(len, public))
             rows.append((label, public + private, caption, list(range(count))))
         return rows
