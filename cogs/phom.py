@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot.games import phom, phom_ai
 from bot.games.base import IllegalAction
-from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec
+from bot.i18n import N_, _, ngettext, number, pgettext
+from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec, cards
 from bot.tables.commands import GameCog
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -21,15 +22,9 @@ def card_label(card: str) -> str:
 class PhomUI(GameUI):
     game = phom.GAME
     deck = "french"
-    description = "Phỏm (Tá Lả): Vietnamese rummy for 2–4 players"
-    phrases = {
-        "phom.u": "{winner} ù: {each} from each player",
-        "phom.u_before_discard": "{winner} ù before discarding: {each} from each player",
-        "phom.u_den": "{winner} ù; {payer} pays for everyone ({reason})",
-        "phom.u_before_discard_den": "{winner} ù before discarding; {payer} pays for everyone ({reason})",
-        "phom.win": "{winner} wins with {points} points",
-        "phom.win_all_mom": "{winner} wins with {points} points (everyone móm)",
-    }
+    description = N_("Phỏm (Tá Lả): Vietnamese rummy for 2–4 players")
+    new_description = N_("Open a Phỏm table in this channel")
+    phrases = phom.PHRASES
 
     def ai_action(self, state, seat: int) -> str:
         return phom_ai.choose(state, seat)
@@ -61,20 +56,22 @@ class PhomUI(GameUI):
         flat = [card for group in groups for card in group]
         eaten = set(self._own_eaten(view))
         arrangement = view["arrangement"]
-        if arrangement is None:
-            caption = ""
-        elif arrangement["mom"]:
-            caption = f"Móm · {arrangement['points']} points"
-        else:
-            caption = f"Leftover {arrangement['points']} points"
+        parts = []
+        if arrangement is not None:
+            points = arrangement["points"]
+            parts.append(ngettext("Móm · {n} point", "Móm · {n} points", points).format(n=points)
+                         if arrangement["mom"] else
+                         ngettext("Leftover {n} point", "Leftover {n} points", points).format(n=points))
         if view["locked"]:
-            caption += " · locked: " + " ".join(card_label(c) for c in view["locked"])
+            parts.append(_("locked: {cards}").format(cards=" ".join(card_label(c) for c in view["locked"])))
         shown = view["shown"][view["seat"]] if view["seat"] is not None else []
         if shown:
-            caption += " · shown: " + "  ".join(" ".join(card_label(c) for c in meld) for meld in shown)
+            parts.append(_("shown: {melds}").format(
+                melds="  ".join(" ".join(card_label(c) for c in meld) for meld in shown)))
         return HandImage(groups=groups, marked=[i for i, c in enumerate(flat) if c in eaten],
-                         selected=[i for i, c in enumerate(flat) if c in selection], caption=caption,
-                         title="Your hand")  # whose turn it is lives in the text: the image changes only with the hand
+                         selected=[i for i, c in enumerate(flat) if c in selection], caption=" · ".join(parts),
+                         # whose turn it is lives in the text: the image changes only with the hand
+                         title=_("Your hand"))
 
     # ---- controls
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
@@ -84,13 +81,20 @@ class PhomUI(GameUI):
         options = []
         for group in self._groups(view, arranged):
             for card in group:
-                note = "eaten" if card in eaten else "locked" if card in locked else \
-                    "just drawn" if card == view["drawn"] else None
+                note = pgettext("a card in hand", "eaten") if card in eaten else \
+                    pgettext("a card in hand", "locked") if card in locked else \
+                    pgettext("a card in hand", "just drawn") if card == view["drawn"] else None
                 options.append(SelectOption(card, card_label(card), note))
-        single = view["phase"] == "discard"
-        placeholder = {"discard": "Choose the card to discard",
-                       "draw": f"Cards to eat {card_label(view['active'])} with" if view["active"] else "Cards",
-                       "show": "All your phỏm, to show (none selected: the best way)"}.get(view["phase"], "Cards")
+        phase = view["phase"]
+        single = phase == "discard"
+        if phase == "discard":
+            placeholder = _("Choose the card to discard")
+        elif phase == "draw" and view["active"]:
+            placeholder = _("Cards to eat {card} with").format(card=card_label(view["active"]))
+        elif phase == "show":
+            placeholder = _("All your phỏm, to show (none selected: the best way)")
+        else:
+            placeholder = _("Cards")
         return SelectSpec(placeholder, options, 1 if single else len(options), selected=selection)
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
@@ -98,12 +102,12 @@ class PhomUI(GameUI):
         phase = view["phase"]
         can_eat = any(action.startswith("eat ") for action in legal)
         return [
-            ButtonSpec("draw", "Draw", "draw" in legal, "primary"),
-            ButtonSpec("eat", "Eat", can_eat and bool(selection), "success"),
-            ButtonSpec("show", "Show", phase == "show" and bool(legal), "success"),
-            ButtonSpec("discard", "Discard", phase == "discard" and bool(legal) and len(selection) == 1, "danger"),
-            ButtonSpec("quick", "Quick Select", bool(legal), "secondary", row=2),
-            ButtonSpec("arrange", "Auto-arrange", True, "secondary", row=2),
+            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
+            ButtonSpec("eat", _("Eat"), can_eat and bool(selection), "success"),
+            ButtonSpec("show", _("Show"), phase == "show" and bool(legal), "success"),
+            ButtonSpec("discard", _("Discard"), phase == "discard" and bool(legal) and len(selection) == 1, "danger"),
+            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=2),
+            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary", row=2),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:
@@ -111,11 +115,11 @@ class PhomUI(GameUI):
             return "draw"
         if key == "eat":
             if not selection:
-                raise IllegalAction("Select the cards of your hand that make a phỏm with the card you eat.")
+                raise IllegalAction(_("Select the cards of your hand that make a phỏm with the card you eat."))
             return "eat " + " ".join(selection)
         if key == "discard":
             if len(selection) != 1:
-                raise IllegalAction("Select exactly one card to discard.")
+                raise IllegalAction(_("Select exactly one card to discard."))
             return f"discard {selection[0]}"
         if key == "show":
             if not selection:
@@ -123,20 +127,21 @@ class PhomUI(GameUI):
             eaten = [c for c in self._own_eaten(view) if c in selection]
             arrangement = phom.arrange(selection, eaten=eaten)
             if arrangement.leftover:
-                raise IllegalAction(
-                    f"{' '.join(card_label(c) for c in arrangement.leftover)} do not fit in a phỏm with the "
-                    "other selected cards.")
+                raise IllegalAction(ngettext(
+                    "{cards} does not fit in a phỏm with the other selected cards.",
+                    "{cards} do not fit in a phỏm with the other selected cards.",
+                    len(arrangement.leftover)).format(cards=" ".join(card_label(c) for c in arrangement.leftover)))
             kept = [c for c in view["hand"] if c not in selection]
             unshown = [c for c in self._own_eaten(view) if c in kept]
             if unshown:
-                raise IllegalAction(f"Select your eaten card {card_label(unshown[0])} too: every eaten card "
-                                    "must be shown in a phỏm.")
+                raise IllegalAction(_("Select your eaten card {card} too: every eaten card must be shown in a "
+                                      "phỏm.").format(card=card_label(unshown[0])))
             left = phom.find_phom(kept)
             if left is not None:
-                raise IllegalAction(f"Show all your phỏm: {' '.join(card_label(c) for c in left)} would still "
-                                    "be a phỏm among the cards you keep.")
+                raise IllegalAction(_("Show all your phỏm: {cards} would still be a phỏm among the cards you "
+                                      "keep.").format(cards=" ".join(card_label(c) for c in left)))
             return "show " + " | ".join(" ".join(meld) for meld in arrangement.melds)
-        raise IllegalAction("That control is not valid.")
+        raise IllegalAction(_("That control is not valid."))
 
     @staticmethod
     def _best_show(view: dict) -> str:
@@ -144,7 +149,7 @@ class PhomUI(GameUI):
         card kept is discarded; then the fewest points kept."""
         shows = [action for action in view["legal"] if action.split()[0] == "show"]
         if not shows:
-            raise IllegalAction("You can only show your phỏm in the last round, before discarding.")
+            raise IllegalAction(_("You can only show your phỏm in the last round, before discarding."))
 
         def score(action: str) -> tuple:
             shown = set(action.split()[1:])
@@ -156,42 +161,61 @@ class PhomUI(GameUI):
     # ---- texts
     def hand_status(self, view: dict, names: list[str]) -> str:
         if view["outcome"] is not None:
-            return "**Game over** — the result is on the table."
+            return _("**Game over** — the result is on the table.")
         current, seat = view["current"], view["seat"]
-        stock = f"Stock {view['stock']}" + (" · **last round**" if view["last_round"] else "")
+        stock = _("Stock {stock}").format(stock=view["stock"])
+        if view["last_round"]:
+            stock += " · " + _("**last round**")
         if current != seat:
-            return f"Waiting for **{names[current]}**. {stock}"
+            return _("Waiting for **{player}**. {stock}").format(player=names[current], stock=stock)
         phase = view["phase"]
         if phase == "draw":
-            eat = any(a.startswith("eat ") for a in view["legal"])
-            active = card_label(view["active"]) if view["active"] else ""
-            what = f"**Draw**, or select cards and **Eat** {active}" if eat else "**Draw** from the stock"
-            text = f"**Your turn.** {what}."
+            if any(a.startswith("eat ") for a in view["legal"]):
+                text = _("**Your turn.** **Draw**, or select cards and **Eat** {card}.").format(
+                    card=card_label(view["active"]))
+            else:
+                text = _("**Your turn.** **Draw** from the stock.")
         elif phase == "show" and view["legal"] == ["show"]:
-            text = "**Your turn — last round.** You have no phỏm: click **Show** (it shows nothing), then discard."
+            text = _("**Your turn — last round.** You have no phỏm: click **Show** (it shows nothing), then "
+                     "discard.")
         elif phase == "show":
-            text = ("**Your turn — last round.** **Show** all your phỏm (none selected: the best way to show "
-                    "them all), then discard.")
+            text = _("**Your turn — last round.** **Show** all your phỏm (none selected: the best way to show "
+                     "them all), then discard.")
         else:
-            text = "**Your turn.** Select a card and **Discard**."
+            text = _("**Your turn.** Select a card and **Discard**.")
         return f"{text} {stock}"
+
+    def event_text(self, event, names: list[str]) -> str:
+        who = names[event.seat] if event.seat is not None else ""
+        if event.kind == "u":
+            if event.text == phom.U_BEFORE_DISCARD:
+                return _("🎉 {player} ù before discarding").format(player=who)
+            return _("🎉 {player} ù").format(player=who)
+        if event.kind == "show" and not event.cards:
+            return _("{player} showed no phỏm").format(player=who)
+        return super().event_text(event, names)
 
     def table_summary(self, view: dict) -> str:
         total = 4 * view["num_players"] - 1
-        text = f"Stock **{view['stock']}** · draws {view['draws']}/{total}"
+        parts = [_("Stock **{stock}** · draws {draws}/{total}").format(stock=view["stock"], draws=view["draws"],
+                                                                      total=total)]
         if view["active"]:
-            text += f" · on offer: **{card_label(view['active'])}**"
-        return text + (" · **last round**" if view["last_round"] else "")
+            parts.append(_("on offer: **{card}**").format(card=card_label(view["active"])))
+        if view["last_round"]:
+            parts.append(_("**last round**"))
+        return " · ".join(parts)
 
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
         fields = []
         for seat, name in enumerate(names):
             marker = "▶ " if view["current"] == seat else ""
-            parts = [f"{view['hand_sizes'][seat]} cards", f"discards: {self.cards_text(view['discards'][seat])}"]
+            parts = [cards(view["hand_sizes"][seat]),
+                     _("discards: {cards}").format(cards=self.cards_text(view["discards"][seat]))]
             if view["eaten"][seat]:
-                parts.append(f"eaten: {self.cards_text(view['eaten'][seat])}")
+                parts.append(_("eaten: {cards}").format(cards=self.cards_text(view["eaten"][seat])))
             if view["shown"][seat]:
-                parts.append("shown: " + "  ".join(f"[{self.cards_text(m)}]" for m in view["shown"][seat]))
+                parts.append(_("shown: {melds}").format(
+                    melds="  ".join(f"[{self.cards_text(m)}]" for m in view["shown"][seat])))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
 
@@ -206,32 +230,38 @@ class PhomUI(GameUI):
 
         def detail(seat: int) -> str:
             discards = len(view["discards"][seat])
-            first = [f"{view['hand_sizes'][seat]} cards", f"{discards} discards" if discards != 1 else "1 discard"]
+            first = [cards(view["hand_sizes"][seat]),
+                     ngettext("{n} discard", "{n} discards", discards).format(n=discards)]
             second = []
             if view["eaten"][seat]:
-                second.append(f"eaten {len(view['eaten'][seat])}")
+                eaten = len(view["eaten"][seat])
+                second.append(ngettext("eaten {n}", "eaten {n}", eaten).format(n=eaten))
             if view["shown"][seat]:
-                second.append(f"{len(view['shown'][seat])} phỏm shown")
+                shown = len(view["shown"][seat])
+                second.append(ngettext("{n} phỏm shown", "{n} phỏm shown", shown).format(n=shown))
             return "\n".join(" · ".join(line) for line in (first, second) if line)
 
         def row(seat: int) -> Row:
-            groups = [Group("discards", tuple(view["discards"][seat]))]
-            groups.append(Group("eaten", tuple(unshown_eaten(seat))))
-            groups += [Group("shown" if k == 0 else "", tuple(meld)) for k, meld in enumerate(view["shown"][seat])]
+            groups = [Group(_("discards"), tuple(view["discards"][seat]))]
+            groups.append(Group(_("eaten"), tuple(unshown_eaten(seat))))
+            groups += [Group(_("shown") if k == 0 else "", tuple(meld)) for k, meld in enumerate(view["shown"][seat])]
             return Row(names[seat], tuple(groups), active=seat in to_act)
 
         seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
                       for seat in range(n))
         active = view["active"]
-        offer = f"from {names[(view['current'] - 1) % n]}" if active and view["current"] is not None else ""
-        piles = (Pile("Stock", BACK if view["stock"] else None,
-                      f"{view['stock']} cards · draw {view['draws']}/{4 * n - 1}"),
-                 Pile("On offer", active, offer))
-        title = f"Phỏm · table #{table.id} · last round" if view["last_round"] else f"Phỏm · table #{table.id}"
+        offer = _("from {player}").format(player=names[(view["current"] - 1) % n]) \
+            if active and view["current"] is not None else ""
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None,
+                      cards(view["stock"]) + " · " + _("draw {draw}/{total}").format(draw=view["draws"],
+                                                                                   total=4 * n - 1)),
+                 Pile(_("On offer"), active, offer))
+        title = (_("Phỏm · table #{table} · last round") if view["last_round"]
+                 else _("Phỏm · table #{table}")).format(table=table.id)
         return TablePicture(title=title, seats=seats, piles=piles, deck=self.deck,
-                            sections=(Section("Discards, eaten cards and phỏm shown",
+                            sections=(Section(_("Discards, eaten cards and phỏm shown"),
                                               rows=tuple(row(seat) for seat in range(n)),
-                                              empty="No card on the table yet."),))
+                                              empty=_("No card on the table yet.")),))
 
     def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
         outcome = view["outcome"]
@@ -240,10 +270,14 @@ class PhomUI(GameUI):
         for seat, hand in enumerate(outcome["hands"]):
             result = ranks[seat]
             groups = [list(m) for m in hand["melds"]] + ([list(hand["leftover"])] if hand["leftover"] else [])
-            caption = "móm · " if hand["mom"] else ""
-            caption += f"{hand['points']} points · rank {result['rank']} · {result['payout']:+d} stakes"
-            rows.append((names[seat], groups, caption))
+            points, payout = hand["points"], result["payout"]
+            parts = ["móm"] if hand["mom"] else []
+            parts += [ngettext("{n} point", "{n} points", points).format(n=points),
+                      _("rank {rank}").format(rank=result["rank"]),
+                      ngettext("{n} stake", "{n} stakes", abs(payout)).format(n=number(payout, signed=True))]
+            rows.append((names[seat], groups, " · ".join(parts)))
         return rows
+
 
 
 class Phom(GameCog):
