@@ -143,7 +143,7 @@ class GameUI:
         ``arrange``): Quick Select by default; games add e.g. Find Trash. May raise IllegalAction."""
         if key == "quick":
             return self.quick_select(state, seat)
-        raise IllegalAction("That control is not valid.")
+        raise IllegalAction(_("That control is not valid."))
 
     def keep_selection(self, view: dict, selection: list[str]) -> list[str]:
         """The part of a stored selection still valid for this view (cards that left the hand
