@@ -6,6 +6,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import discord
+
+from bot import i18n
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
@@ -112,14 +114,15 @@ async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=
     players = Players(env, humans)
     host = players.members[0]
     await host.slash(players.channel, f"{game} new", **options)
+    lang = options.get("language", "en")  # the lobby speaks the table's language
     for member in players.members[1:]:
-        await member.click(players.channel.last_message, label="Join")
+        await member.click(players.channel.last_message, label=i18n.in_language(lang, "Join"))
     for _ in range(ai):
-        await host.click(players.channel.last_message, label="Add AI")
+        await host.click(players.channel.last_message, label=i18n.in_language(lang, "Add AI"))
     env.bot.tables.next_deck = deck
     env.bot.tables.next_decks = decks
     env.bot.tables.next_seed = seed
-    await host.click(players.channel.last_message, label="Start")
+    await host.click(players.channel.last_message, label=i18n.in_language(lang, "Start"))
     return players
 
 

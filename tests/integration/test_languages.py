@@ -12,6 +12,14 @@ from tests.simhelpers import (Players, buttons, dm, enabled, game_over, ledger_r
 DISCORD_NAME = re.compile(r"^[-_\w]{1,32}$")
 
 
+def translated(lang: str, message: str) -> str:
+    """``message`` in ``lang``, which must differ from the English: a test built on it cannot
+    pass on a missing translation."""
+    text = i18n.in_language(lang, message)
+    assert text != message, f"{message!r} has no {lang} translation"
+    return text
+
+
 def localized(entry: dict, key: str) -> dict:
     return entry.get(f"{key}_localizations") or {}
 
@@ -43,14 +51,14 @@ async def test_a_vietnamese_table_speaks_vietnamese_from_lobby_to_result(simcord
     (lan,) = players.members
     await lan.slash(players.channel, "phom new", language="vi", seats=2)
     lobby = players.channel.last_message
-    with i18n.language("vi"):
-        assert i18n._("Waiting for players") in lobby.embeds[0].description
-        assert set(buttons(lobby)) == {i18n._(label) for label in ("Join", "Leave", "Add AI", "Start", "Cancel")}
-        await lan.click(lobby, label=i18n._("Add AI"))
-        await lan.click(players.channel.last_message, label=i18n._("Start"))
-        board = play_channel(players).last_message
-        assert board.embeds[0].fields[-1].name == i18n._("Last moves")
-        assert i18n._("My hand") in buttons(board)
+    assert translated("vi", "Waiting for players") in lobby.embeds[0].description
+    assert set(buttons(lobby)) == {translated("vi", label) for label in ("Join", "Leave", "Add AI", "Start", "Cancel")}
+    await lan.click(lobby, label=translated("vi", "Add AI"))
+    await lan.click(players.channel.last_message, label=translated("vi", "Start"))
+    board = play_channel(players).last_message
+    assert board.embeds[0].fields[-1].name == translated("vi", "Last moves")
+    assert translated("vi", "My hand") in buttons(board)
+    assert board.attachments and board.attachments[0].filename == "table.png"
     # Lan's own DMs follow Lan's language (English here), not the table's
     assert "Quick Select" in enabled(dm(lan))
     for _ in range(80):
@@ -58,18 +66,43 @@ async def test_a_vietnamese_table_speaks_vietnamese_from_lobby_to_result(simcord
             break
         await env.advance_time(60)
     result = play_channel(players).last_message
+    assert result.embeds[0].fields[0].name == translated("vi", "Ranking")
+    assert translated("vi", "Rematch") in buttons(result)
+    table = table_of(env)
+    ui = env.bot.tables.ui_of(table)
+    names = table.names()
     with i18n.language("vi"):
-        assert result.embeds[0].fields[0].name == i18n._("Ranking")
-        assert i18n._("Rematch") in buttons(result)
+        summary = ui.summary_text(table.state.outcome().summary, names)
+    with i18n.language("en"):
+        english = ui.summary_text(table.state.outcome().summary, names)
+    assert result.embeds[0].description == summary != english
+    assert any(name in summary for name in names)
+
+
+async def test_rules_in_a_tables_thread_speak_the_tables_language(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "phom", 1, 1, language="vi")
+    (lan,) = players.members
+    ui = env.bot.tables.ui_of(table_of(env))
+    answer = await lan.slash(play_channel(players), "rules phom")
+    assert answer.response.embeds[0].description == ui.rules_texts["vi"][:4096]
+    elsewhere = await lan.slash(players.channel, "rules phom")
+    assert elsewhere.response.embeds[0].description == ui.rules_text[:4096]
 
 
 async def test_a_spanish_table_speaks_spanish(simcord_env):
     env = simcord_env
     players = await start_table(env, "chinchon", 1, 1, language="es", target=20)
     board = play_channel(players).last_message
-    with i18n.language("es"):
-        assert board.embeds[0].description.startswith(i18n._("Turn: {players}").split("{")[0])
-        assert i18n._("My hand") in buttons(board)
+    assert board.embeds[0].description.startswith(translated("es", "Turn: {players}").split("{")[0])
+    assert translated("es", "My hand") in buttons(board)
+    for _ in range(400):
+        if game_over(players):
+            break
+        await env.advance_time(60)
+    result = play_channel(players).last_message
+    assert result.embeds[0].fields[0].name == translated("es", "Ranking")
+    assert translated("es", "Rematch") in buttons(result)
 
 
 async def test_settings_language_makes_dms_and_private_answers_speak_it(simcord_env):
@@ -77,17 +110,16 @@ async def test_settings_language_makes_dms_and_private_answers_speak_it(simcord_
     players = Players(env, 1)
     (lan,) = players.members
     told = await lan.slash(players.channel, "settings language", language="vi")
-    with i18n.language("vi"):
-        assert told.ephemeral and told.response.content.startswith(i18n._("From now on I speak {language}")
-                                                                   .split("{")[0])
+    assert told.ephemeral and told.response.content.startswith(
+        translated("vi", "From now on I speak {language} with you: your hands, DMs and private answers. Tables keep "
+                         "their own language.").split("{")[0])
     await lan.slash(players.channel, "phom new", seats=2)
     assert table_of(env).language == "vi", "the table takes its host's language"
     await lan.click(players.channel.last_message, label=i18n.in_language("vi", "Add AI"))
     await lan.click(players.channel.last_message, label=i18n.in_language("vi", "Start"))
-    with i18n.language("vi"):
-        assert i18n._("Quick Select") in enabled(dm(lan))
-        refused = await lan.click(play_channel(players).last_message, label=i18n._("I'm back"))
-        assert private_texts(refused) == [i18n._("You are not marked away.")]
+    assert translated("vi", "Quick Select") in enabled(dm(lan))
+    refused = await lan.click(play_channel(players).last_message, label=translated("vi", "I'm back"))
+    assert private_texts(refused) == [translated("vi", "You are not marked away.")]
 
 
 async def test_closed_dms_are_told_at_join_and_a_whole_game_is_played_through_my_hand(simcord_env):

@@ -1,0 +1,89 @@
+"""The catalogs: every message has its Vietnamese and Spanish translation, keeps its
+placeholders, and the catalog template is what the code marks today."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALE = ROOT / "bot" / "locale"
+LANGUAGES = ("vi", "es")
+PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
+DISCORD_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def catalog(path: Path):
+    with path.open("rb") as fh:
+        return read_po(fh)
+
+
+def placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+def messages_of(cat):
+    return [m for m in cat if m.id]
+
+
+def test_the_template_is_what_the_code_marks(tmp_path):
+    out = tmp_path / "now.pot"
+    pybabel = Path(sys.executable).with_name("pybabel")
+    subprocess.run([str(pybabel), "-q", "extract", "-F", "babel.cfg", "-k", "_", "-k", "ngettext:1,2",
+                    "-k", "pgettext:1c,2", "-k", "N_", "-k", "C_:1c,2", "--no-location", "-o", str(out), "."],
+                   cwd=ROOT, check=True, capture_output=True)
+    now = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in messages_of(catalog(out))}
+    stored = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id))
+              for m in messages_of(catalog(LOCALE / "chieu.pot"))}
+    assert now == stored, ("run `bash scripts/translations update`: new " + repr(sorted(now - stored, key=str)[:5])
+                           + ", gone " + repr(sorted(stored - now, key=str)[:5]))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_message_is_translated_with_its_placeholders(lang):
+    template = messages_of(catalog(LOCALE / "chieu.pot"))
+    translations = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)): m
+                    for m in messages_of(catalog(LOCALE / lang / "LC_MESSAGES" / "chieu.po"))}
+    missing, broken = [], []
+    for message in template:
+        key = (message.context, message.id if isinstance(message.id, str) else tuple(message.id))
+        found = translations.get(key)
+        strings = [] if found is None else ([found.string] if isinstance(found.string, str) else list(found.string))
+        if found is None or found.fuzzy or not strings or not all(strings):
+            missing.append(message.id)
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        expected = set().union(*(placeholders(i) for i in ids))
+        for text in strings:
+            if placeholders(text) - expected or (len(strings) == 1 and placeholders(text) != expected):
+                broken.append((message.id, text))
+            elif len(strings) > 1 and not placeholders(text) >= placeholders(ids[0]) - {"n"}:
+                broken.append((message.id, text))
+        if message.context in ("command name", "option name"):
+            name = strings[0]
+            if not DISCORD_NAME.match(name) or name != name.lower():
+                broken.append((message.id, f"{name!r} is not a valid Discord command or option name"))
+    assert not missing, f"{len(missing)} messages lack a {lang} translation, e.g. {missing[:5]}"
+    assert not broken, f"{len(broken)} {lang} translations change their placeholders, e.g. {broken[:5]}"
+
+
+def test_plural_forms():
+    assert catalog(LOCALE / "vi" / "LC_MESSAGES" / "chieu.po").num_plurals == 1
+    assert catalog(LOCALE / "es" / "LC_MESSAGES" / "chieu.po").num_plurals == 2
+
+
+def test_sibling_names_stay_distinct_in_every_language():
+    """Two options of one command must not end up with the same translated name."""
+    for lang in LANGUAGES:
+        cat = catalog(LOCALE / lang / "LC_MESSAGES" / "chieu.po")
+        options = {m.id: m.string for m in messages_of(cat) if m.context == "option name"}
+        groups = [("stake", "seats", "turn_seconds", "language", "ga_stake", "chiu", "worst_card_penalty", "deck",
+                   "close_limit", "lay_off", "target", "rounds", "open_min"), ("user", "game", "period", "by")]
+        for group in groups:
+            names = [options[o] for o in group if o in options]
+            assert len(names) == len(set(names)), (lang, names)
