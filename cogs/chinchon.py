@@ -259,7 +259,7 @@ class ChinchonUI(CopyTokensUI):
                               dim=not view["in_match"][seat] or table.seats[seat].away)
                       for seat, name in enumerate(names))
         piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
-                 Pile(_("Discard"), view["top_discard"], cards(view["discards"])))
+                 Pile(_("Discard pile"), view["top_discard"], cards(view["discards"])))
         return TablePicture(title=_("Chinchón · table #{table} · round {round}").format(table=table.id,
                                                                                        round=view["round"]),
                             seats=seats, piles=piles, deck=self.deck)

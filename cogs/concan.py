@@ -353,7 +353,7 @@ class ConcanUI(CopyTokensUI):
                       for seat, name in enumerate(names))
         top = view["top_discard"]
         piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
-                 Pile(_("Discard"), top, cards(view["discards"])))
+                 Pile(_("Discard pile"), top, cards(view["discards"])))
         groups = tuple(Group(f"{m['no']} · {names[m['owner']]}", tuple(m["cards"])) for m in view["melds"])
         return TablePicture(title=_("Concan · table #{table} · round {round}/{rounds}").format(
                                 table=table.id, round=view["round"], rounds=view["rounds"]),
