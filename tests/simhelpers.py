@@ -173,8 +173,19 @@ def table_of(env):
 
 
 def game_over(players: Players) -> bool:
+    """The result is posted: the table's last message offers Rematch (in the table's language)."""
     last = play_channel(players).last_message
-    return last is not None and "Rematch" in buttons(last)
+    return last is not None and any(i18n.in_language(lang, "Rematch") in buttons(last) for lang in i18n.LANGUAGES)
+
+
+async def let_the_clock_play(players: Players, *, turns: int) -> None:
+    """Nobody clicks: every human turn times out and the AI plays it, until the result is
+    posted (at most ``turns`` minutes of the table's clock)."""
+    for _ in range(turns):
+        if game_over(players):
+            return
+        await players.env.advance_time(60)
+    assert game_over(players), f"no result after {turns} turns"
 
 
 async def ledger_rows(env, game_id: int):

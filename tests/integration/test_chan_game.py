@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from bot.games.chan import GAME
 from bot.games.tosom import FULL_DECK, parse_cards
 from cogs.chan import ChanUI
-from tests.simhelpers import dm, enabled, game_over, ledger_rows, play_channel, private_texts, start_table, table_of
+from tests.simhelpers import (dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel, private_texts,
+                              start_table, table_of)
 
 MOVES = ("Ù!", "Chíu", "Eat Chắn", "Eat Cạ", "Eat Cạ*", "Discard", "Draw", "Pass")  # tried after Quick Select
 
@@ -31,11 +32,7 @@ async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env)
     game_id = table.game_id
     assert dm(lan).attachments[0].filename == "hand.png"
     assert " chắn / " in ChanUI().hand_image(table.state.view(0), [], True).caption
-    for _ in range(80):
-        if game_over(players):
-            break
-        await env.advance_time(60)
-    assert game_over(players)
+    await let_the_clock_play(players, turns=80)
     rows = await ledger_rows(env, game_id)
     outcome = table.state.outcome()
     assert len(rows) == 4 and sum(r["chips"] for r in rows) == 0 and sum(r["ga"] for r in rows) == 0
@@ -137,10 +134,7 @@ async def test_rematch_passes_the_previous_winner_for_u_thong(simcord_env):
     (lan,) = players.members
     table = table_of(env)
     assert table.state.options["previous_winner"] is None  # a table's first game
-    for _ in range(40):
-        if game_over(players):
-            break
-        await env.advance_time(60)
+    await let_the_clock_play(players, turns=40)
     winner = table.state.outcome().winner
     assert winner is not None
     await lan.click(play_channel(players).last_message, label="Rematch")

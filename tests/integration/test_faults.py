@@ -9,8 +9,9 @@ import sqlite3
 
 from bot import ledger
 from bot.games.french import FULL_DECK
-from tests.simhelpers import (Players, buttons, dm, enabled, forged_select, game_over, ledger_rows, play_channel,
-                              play_until_over, private_texts, select_id, start_table, table_of)
+from tests.simhelpers import (Players, buttons, dm, enabled, forged_select, game_over, ledger_rows,
+                              let_the_clock_play, play_channel, play_until_over, private_texts, select_id, start_table,
+                              table_of)
 
 
 def posts_to(env, channel) -> None:
@@ -248,10 +249,7 @@ async def test_a_member_named_like_a_seat_never_rewrites_the_result(simcord_env)
     await seat_one.slash(players.channel, "phom new", seats=2)
     await ai_one.click(players.channel.last_message, label="Join")
     await seat_one.click(players.channel.last_message, label="Start")
-    for _ in range(40):
-        if game_over(players):
-            break
-        await env.advance_time(60)
+    await let_the_clock_play(players, turns=40)
     result = play_channel(players).last_message.embeds[0]
     table = table_of(env)
     winner = table.state.outcome().winner

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from bot import i18n
-from tests.simhelpers import (Players, buttons, dm, enabled, game_over, ledger_rows, play_channel, private_texts,
-                              quick_move, start_table, table_of)
+from tests.simhelpers import (Players, buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel,
+                              private_texts, quick_move, start_table, table_of)
 
 DISCORD_NAME = re.compile(r"^[-_\w]{1,32}$")
 
@@ -61,10 +61,7 @@ async def test_a_vietnamese_table_speaks_vietnamese_from_lobby_to_result(simcord
     assert board.attachments and board.attachments[0].filename == "table.png"
     # Lan's own DMs follow Lan's language (English here), not the table's
     assert "Quick Select" in enabled(dm(lan))
-    for _ in range(80):
-        if game_over(players):
-            break
-        await env.advance_time(60)
+    await let_the_clock_play(players, turns=80)
     result = play_channel(players).last_message
     assert result.embeds[0].fields[0].name == translated("vi", "Ranking")
     assert translated("vi", "Rematch") in buttons(result)
@@ -96,10 +93,7 @@ async def test_a_spanish_table_speaks_spanish(simcord_env):
     board = play_channel(players).last_message
     assert board.embeds[0].description.startswith(translated("es", "Turn: {players}").split("{")[0])
     assert translated("es", "My hand") in buttons(board)
-    for _ in range(400):
-        if game_over(players):
-            break
-        await env.advance_time(60)
+    await let_the_clock_play(players, turns=400)
     result = play_channel(players).last_message
     assert result.embeds[0].fields[0].name == translated("es", "Ranking")
     assert translated("es", "Rematch") in buttons(result)

@@ -15,7 +15,7 @@ from bot.tables.messages import chips
 from cogs.phom import PhomUI
 from tests.engine.test_phom import new, play_until_draws
 from tests.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
-                              play_channel, private_texts, start_table, table_of)
+                              let_the_clock_play, play_channel, private_texts, start_table, table_of)
 
 MOVES = ("Eat", "Show", "Discard", "Draw")  # the order to try after Quick Select
 
@@ -35,11 +35,7 @@ async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env)
     (lan,) = players.members
     table = table_of(env)
     game_id = table.game_id
-    for _ in range(10):
-        if game_over(players):
-            break
-        await env.advance_time(60)
-    assert game_over(players)
+    await let_the_clock_play(players, turns=10)
     (lan_seat,) = [seat for seat in table.seats if seat.user_id == lan.id]
     assert lan_seat.away  # two timeouts in a row: marked away
 

@@ -11,8 +11,8 @@ from bot.games.base import Event
 from bot.games.tusac import GAME
 from bot.games.tusac_sets import trash_count
 from cogs.tusac import TuSacUI
-from tests.simhelpers import (buttons, dm, enabled, game_over, ledger_rows, play_channel, private_texts,
-                              start_table, table_of)
+from tests.simhelpers import (buttons, dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel,
+                              private_texts, start_table, table_of)
 from tests.tusac_decks import build_deck
 
 MOVES = ("Win!", "Eat", "Discard", "Discard!!!", "Draw", "Pass")  # tried in this order after Quick Select
@@ -30,11 +30,7 @@ async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env)
     table = table_of(env)
     assert dm(lan).attachments[0].filename == "hand.png"
     assert "trash " in dm(lan).content and "khap " in dm(lan).content
-    for _ in range(20):
-        if game_over(players):
-            break
-        await env.advance_time(60)
-    assert game_over(players)
+    await let_the_clock_play(players, turns=20)
     rows = await ledger_rows(env, table.game_id)
     outcome = table.state.outcome()
     assert len(rows) == 4 and sum(r["chips"] for r in rows) == 0
