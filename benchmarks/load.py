@@ -1,6 +1,6 @@
 """Many tables on one bot: latency, event-loop stalls, GC pauses and Discord REST calls per click.
 
-    python -m benchmarks.load [--tables 100] [--think 5] [--seconds 60] [--seed 1] [--profile FILE]
+    python -m benchmarks.load [--tables 100] [--think 5] [--seconds 60] [--seed 1] [--profile FILE] [--text-only]
 
 N Phỏm tables share one bot in one SimCord environment, each with 1 human and 3 AI seats (AI
 delay 0). Every human behaves like a user: after an exponential think time (mean ``--think``
@@ -14,6 +14,7 @@ message edits and any refusal have reached Discord) p50/p95/p99/max; the longest
 heartbeat) and its p99; garbage-collector pauses per generation; process CPU per click; Discord
 REST calls per human click, by route; games settled; and, after the clicks stop and the bot
 drains, tables stuck (game over but not finished) and games over but unsettled — both must be 0.
+``--text-only`` runs the tables without their picture: the difference is what the pictures cost.
 """
 
 from __future__ import annotations
@@ -294,5 +295,11 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of the measured window to this file")
+    parser.add_argument("--text-only", action="store_true",
+                        help="tables without their picture (what the table picture costs, by difference)")
     args = parser.parse_args()
+    if args.text_only:
+        from bot.tables.adapter import GameUI
+        from cogs.phom import PhomUI
+        PhomUI.table_picture = GameUI.table_picture
     asyncio.run(main(args.tables, args.think, args.seconds, args.seed, args.profile))
