@@ -177,3 +177,15 @@ def test_a_player_out_of_the_match_sees_the_table_without_buttons():
     assert "out of the match" in ui.hand_status(view, ["lan", "AI 1", "AI 2"])
     assert [b for b in ui.buttons(view, []) if b.enabled] == []
     assert ui.select(view, [], True) is None
+
+
+async def test_take_picks_up_the_top_discard(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "chinchon", 1, 2, decks=[round_one_pack()], seed=11, target=20)
+    (lan,) = players.members
+    table = table_of(env)
+    refused = await lan.user.click(dm(lan), label="Take 6♣")
+    assert private_texts(refused) == []
+    view = table.state.view(0)
+    assert TURNED_UP in view["hand"] and view["step"] == "discard" and "Take" not in " ".join(enabled(dm(lan)))
+    assert "took 6♣" in play_channel(players).last_message.embeds[0].fields[-1].value
