@@ -5,8 +5,8 @@ from __future__ import annotations
 from bot.games import chan, chan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.tosom import RANKS, cjk_name, is_ca, sort_cards, vi_name
-from bot.i18n import C_, N_, _, ngettext
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards
+from bot.i18n import C_, N_, _, ngettext, number
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards, stakes
 from bot.tables.commands import MAX_STAKE, GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -302,9 +302,6 @@ class ChanUI(CopyTokensUI):
         rows = []
         winner = outcome["winner"]
 
-        def stakes(payout: int) -> str:
-            return ngettext("{n} stake", "{n} stakes", abs(payout)).format(n=f"{payout:+d}")
-
         def ga(count: int | str) -> str:  # gà is a native word (the engine's "chan.ga" phrase)
             return _("{ga} gà").format(ga=count)
 
@@ -326,7 +323,8 @@ class ChanUI(CopyTokensUI):
             hand = outcome["hands"][seat]
             groups = hand_groups(hand, True) + [list(p) for p in view["laid"][seat]]
             r = results[seat]
-            rows.append((name, groups, " · ".join([stakes(r["payout"])] + ([ga(f"{r['ga']:+d}")] if r["ga"] else []))))
+            parts = [stakes(r["payout"])] + ([ga(number(r["ga"], signed=True))] if r["ga"] else [])
+            rows.append((name, groups, " · ".join(parts)))
         return rows
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.games import phom, phom_ai
 from bot.games.base import IllegalAction
-from bot.i18n import N_, _, ngettext, number, pgettext
-from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec, cards
+from bot.i18n import N_, _, ngettext, pgettext
+from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec, cards, stakes
 from bot.tables.commands import GameCog
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -274,7 +274,7 @@ class PhomUI(GameUI):
             parts = ["móm"] if hand["mom"] else []
             parts += [ngettext("{n} point", "{n} points", points).format(n=points),
                       _("rank {rank}").format(rank=result["rank"]),
-                      ngettext("{n} stake", "{n} stakes", abs(payout)).format(n=number(payout, signed=True))]
+                      stakes(payout)]
             rows.append((names[seat], groups, " · ".join(parts)))
         return rows
 

@@ -7,7 +7,7 @@ from bot.games.base import Event, IllegalAction, card_of, tokens_for
 from bot.games.tusac import card_name, glyph
 from bot.games.tusac_sets import COLOURS, sort_cards
 from bot.i18n import C_, N_, _, ngettext
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards
+from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards, stakes
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -311,7 +311,7 @@ class TuSacUI(CopyTokensUI):
             if hand["trash"]:
                 private.append(list(hand["trash"]))
             won = results[seat]["payout"]
-            payout = ngettext("{n} stake", "{n} stakes", abs(won)).format(n=f"{won:+d}")
+            payout = stakes(won)
             if seat == outcome["winner"]:
                 label = _("{player} — wins").format(player=names[seat])  # no emoji: the image font has none
                 caption = _("hand value {value} · each loser owes {pay}").format(

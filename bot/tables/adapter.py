@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from bot.games.base import Event, Game, IllegalAction, Phrase, tokens_for
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, number
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,11 @@ class HandImage:
 def cards(n: int) -> str:
     """``"1 card"`` / ``"7 cards"`` in the current language."""
     return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def stakes(n: int) -> str:
+    """A result's payout in stakes, signed: ``"+1 stake"`` / ``"−3 stakes"`` in the current language."""
+    return ngettext("{n} stake", "{n} stakes", abs(n)).format(n=number(n, signed=True))
 
 
 class GameUI:
