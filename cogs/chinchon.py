@@ -50,6 +50,12 @@ class ChinchonUI(CopyTokensUI):
     new_description = N_("Open a Chinchón table in this channel")
     stake_description = N_("Chips each player pays into the pot (again at a buy-back)")
     phrases = chinchon.PHRASES
+    event_templates = {
+        **CopyTokensUI.event_templates,
+        "close": N_("✂️ {player} closed"),
+        "buyback": N_("{player} bought back in"),
+        "decline": N_("{player} declined to buy back"),
+    }
     lobby_options = (
         LobbyOption(C_("option name", "deck"), N_("The pack: French (default) or Spanish of 40 or 48 cards"),
                     choices=("french", "spanish40", "spanish48"), label=N_("pack"),
@@ -208,25 +214,6 @@ class ChinchonUI(CopyTokensUI):
             return _("{header}. **Your turn:** select a card and **Discard** — or **Close** with a highlighted "
                      "card.").format(header=header)
         return _("{header}. **Your turn:** select a card and **Discard**.").format(header=header)
-
-    def event_text(self, event, names: list[str]) -> str:
-        who = names[event.seat] if event.seat is not None else ""
-        cards = self.cards_text(event.cards) if event.cards else ""
-        if event.kind in ("end", "round_end"):
-            return self.summary_text(event.phrases, names)
-        texts = {
-            "draw": N_("{player} drew from the stock"),
-            "take": N_("{player} took {cards}"),
-            "discard": N_("{player} discarded {cards}"),
-            "close": N_("✂️ {player} closed"),
-            "reshuffle": N_("The discards were shuffled into a new stock"),
-            "buyback": N_("{player} bought back in"),
-            "decline": N_("{player} declined to buy back"),
-            "round_start": N_("Round {round} dealt"),
-        }
-        if event.kind in texts:
-            return _(texts[event.kind]).format(player=who, cards=cards, round=event.text)
-        return super().event_text(event, names)
 
     def table_summary(self, view: dict) -> str:
         top = self.card_label(view["top_discard"]) if view["top_discard"] else "—"

@@ -46,6 +46,14 @@ class ConcanUI(CopyTokensUI):
     new_description = N_("Open a Concan table in this channel")
     stake_description = N_("Chips each player pays into the pot")
     phrases = concan.PHRASES
+    event_templates = {
+        **CopyTokensUI.event_templates,
+        "open": N_("🎉 {player} opened: {cards} (melds {numbers})"),
+        "meld": N_("{player} laid {cards} (meld {numbers})"),
+        "layoff": N_("{player} laid off {cards} on meld {numbers}"),
+        "swap": N_("{player} put {cards} into meld {numbers} and took its joker"),
+        "announce": N_("🃏 {player} announced a joker"),
+    }
     lobby_options = (
         LobbyOption(C_("option name", "rounds"), N_("Rounds in the set (default 9)"), int, 1, 20, label=N_("rounds")),
         LobbyOption(C_("option name", "open_min"), N_("What a player's first melds must be worth (default 51)"),
@@ -298,27 +306,10 @@ class ConcanUI(CopyTokensUI):
                             "announced).")
         return text
 
-    def event_text(self, event, names: list[str]) -> str:
-        who = names[event.seat] if event.seat is not None else ""
-        cards = self.cards_text(event.cards) if event.cards else ""
-        if event.kind in ("end", "round_end"):
-            return self.summary_text(event.phrases, names)
-        texts = {
-            "draw": N_("{player} drew from the stock"),
-            "take": N_("{player} took {cards}"),
-            "open": N_("🎉 {player} opened: {cards} (melds {numbers})"),
-            "meld": N_("{player} laid {cards} (meld {numbers})"),
-            "layoff": N_("{player} laid off {cards} on meld {numbers}"),
-            "swap": N_("{player} put {cards} into meld {numbers} and took its joker"),
-            "announce": N_("🃏 {player} announced a joker"),
-            "discard": N_("{player} discarded {cards}"),
-            "reshuffle": N_("The discards were shuffled into a new stock"),
-            "round_start": N_("Round {round} dealt"),
-        }
-        if event.kind in texts:
-            return _(texts[event.kind]).format(player=who, cards=cards, numbers=event.text.replace(" ", ", "),
-                                               round=event.text)
-        return super().event_text(event, names)
+    def event_values(self, event) -> dict[str, str]:
+        if event.kind in ("open", "meld", "layoff", "swap"):
+            return {"numbers": event.text.replace(" ", ", ")}  # the melds' numbers, as the controls name them
+        return super().event_values(event)
 
     def table_summary(self, view: dict) -> str:
         top = card_label(view["top_discard"]) if view["top_discard"] else "—"

@@ -208,22 +208,39 @@ class GameUI:
         one is translated, a phrase (a dict) is filled like the summaries."""
         return self.phrase_text(note, []) if isinstance(note, dict) else _(note)
 
-    #: the log's sentence for each event kind the default :meth:`event_text` knows
+    #: the log's sentence for each event kind the default :meth:`event_text` knows (a game adds
+    #: its own kinds with ``{**GameUI.event_templates, ...}``); ``{player}`` and ``{cards}`` are
+    #: always there, other placeholders come from :meth:`event_values`
     event_templates: dict[str, str] = {
         "discard": N_("{player} discarded {cards}"),
         "draw": N_("{player} drew from the stock"),
         "eat": N_("{player} ate {cards}"),
         "show": N_("{player} showed {cards}"),
         "pass": N_("{player} passed"),
+        "take": N_("{player} took {cards}"),
+        # matches of several rounds
+        "round_start": N_("Round {round} dealt"),
+        "reshuffle": N_("The discards were shuffled into a new stock"),
     }
 
+    def event_values(self, event: Event) -> dict[str, str]:
+        """The placeholders of an event's template beyond ``{player}`` and ``{cards}``, taken from
+        the event's text (a round's number...). A text used here is not appended to the sentence."""
+        return {"round": event.text} if event.kind == "round_start" else {}
+
     def event_text(self, event: Event, names: list[str]) -> str:
-        if event.kind == "end":
+        if event.kind in ("end", "round_end"):
             return self.summary_text(event.phrases, names)
         who = names[event.seat] if event.seat is not None else ""
         cards = self.cards_text(event.cards) if event.cards else ""
         template = self.event_templates.get(event.kind)
-        text = _(template).format(player=who, cards=cards) if template else f"{who} {event.kind} {cards}".strip()
+        if template is None:
+            text = f"{who} {event.kind} {cards}".strip()
+        else:
+            values = self.event_values(event)
+            text = _(template).format(player=who, cards=cards, **values)
+            if values:
+                return text
         if event.text:
             text += f" — {_(event.text)}"
         return text
