@@ -23,6 +23,7 @@ __all__ = [
     "joker_face",
     "stand_in_canvas",
     "corner_star",
+    "face_with_jokers",
 ]
 
 JOKER = "JK"
@@ -89,3 +90,21 @@ def stand_in_canvas(deck: Deck) -> CardCanvas:
 def corner_star(cv: CardCanvas, cx: float, top: float, size: float = 10) -> None:
     """The small star a stand-in carries under its corner index."""
     draw_star(cv.draw, cv.box(cx - size / 2, top, cx + size / 2, top + size), JOKER_INK)
+
+
+def face_with_jokers(deck: Deck, code: str, word: str, draw_card: Callable[[CardCanvas, str, bool], None],
+                     word_size: float = 10.5) -> Image.Image:
+    """A deck's face for ``code``: the joker (``word`` printed on it), a joker standing for a card
+    (that card, starred, on the stand-in paper), or a plain card. ``draw_card(canvas, card,
+    joker_star)`` is the deck's own card drawing."""
+    if code == JOKER:
+        return joker_face(deck, word, word_size=word_size)
+    card = represented_card(code)
+    if card is not None:
+        cv = stand_in_canvas(deck)
+        draw_card(cv, card, True)
+    else:
+        cv = deck.canvas()
+        draw_card(cv, code, False)
+    return cv.finish()
+

@@ -13,10 +13,9 @@ artwork. Same size as the French deck, so hands mix with the shared layout.
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from .joker import (JOKER, corner_star, joker_face, normalize_stand_in, represented_card,
-                    stand_in_canvas)
+from .joker import JOKER, corner_star, face_with_jokers, normalize_stand_in
 from .shapes import SPANISH_SUIT_ASPECT, draw_spanish_suit
 from .sprites import CardCanvas, Deck, register_deck
 
@@ -92,16 +91,7 @@ class SpanishDeck(Deck):
     # ------------------------------------------------------------------ drawing
 
     def draw_face(self, code: str) -> Image.Image:
-        if code == JOKER:
-            return joker_face(self, "COMODÍN", word_size=8)
-        card = represented_card(code)
-        if card is not None:
-            cv = stand_in_canvas(self)
-            self._draw_card(cv, card, joker_star=True)
-        else:
-            cv = self.canvas()
-            self._draw_card(cv, code)
-        return cv.finish()
+        return face_with_jokers(self, code, "COMODÍN", self._draw_card, word_size=8)
 
     def _draw_card(self, cv: CardCanvas, code: str, joker_star: bool = False) -> None:
         rank, suit = code[:-1], code[-1]
@@ -166,21 +156,7 @@ class SpanishDeck(Deck):
         cv = self.canvas(fill=BACK_EDGE)
         W, H = self.card_size
         s = cv.s
-        m = 4.5
-        inner = cv.box(m, m, W - m, H - m)
-        # lattice on a separate layer clipped to the inner panel
-        layer = Image.new("RGBA", cv.image.size, (0, 0, 0, 0))
-        d = ImageDraw.Draw(layer)
-        d.rounded_rectangle(inner, radius=s(4), fill=BACK_FILL)
-        step = 9
-        lw = max(1, round(s(1.3)))
-        for k in range(-int(H / step) - 2, int((W + H) / step) + 2):
-            x = k * step
-            d.line((s(x), s(0), s(x + H * 0.6), s(H)), fill=BACK_LINE, width=lw)
-            d.line((s(x), s(H), s(x + H * 0.6), s(0)), fill=BACK_LINE, width=lw)
-        mask = Image.new("L", cv.image.size, 0)
-        ImageDraw.Draw(mask).rounded_rectangle(inner, radius=s(4), fill=255)
-        cv.image.paste(layer, (0, 0), mask)
+        inner = cv.lattice_panel(fill=BACK_FILL, line=BACK_LINE, step=9, line_width=1.3, slope=0.6)
         # centre medallion: a coin of oros
         cx, cy, r = W / 2, H / 2, 13
         cv.draw.ellipse(cv.box(cx - r, cy - r, cx + r, cy + r), fill=BACK_FILL,

@@ -98,6 +98,28 @@ class CardCanvas:
         img.load()
         return img
 
+    def lattice_panel(self, *, fill, line, step: float, line_width: float, slope: float) -> tuple:
+        """A card back's inner panel: ``fill`` crossed by two sets of diagonal ``line``s ``step``
+        apart, each crossing the card over ``slope`` times its height, clipped to the panel.
+        Returns the panel's box (the caller draws its medallion and outline)."""
+        W, H = self.size
+        s = self.s
+        m = 4.5
+        inner = self.box(m, m, W - m, H - m)
+        # lattice on a separate layer clipped to the inner panel
+        layer = Image.new("RGBA", self.image.size, (0, 0, 0, 0))
+        d = ImageDraw.Draw(layer)
+        d.rounded_rectangle(inner, radius=s(4), fill=fill)
+        lw = max(1, round(s(line_width)))
+        for k in range(-int(H / step) - 2, int((W + H) / step) + 2):
+            x = k * step
+            d.line((s(x), s(0), s(x + H * slope), s(H)), fill=line, width=lw)
+            d.line((s(x), s(H), s(x + H * slope), s(0)), fill=line, width=lw)
+        mask = Image.new("L", self.image.size, 0)
+        ImageDraw.Draw(mask).rounded_rectangle(inner, radius=s(4), fill=255)
+        self.image.paste(layer, (0, 0), mask)
+        return inner
+
 
 class Deck(ABC):
     """A card deck's look. Subclass it in a small module (see :mod:`rendering.french`)."""
