@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from babel.lists import format_list
 
-from ..i18n import current
+from ..i18n import _, current
 
 
 class IllegalAction(ValueError):
@@ -344,6 +344,15 @@ def pack_order(pack: Sequence[str], *, seed: int | None, deck: Sequence[str] | N
     if Counter(cards) != Counter(pack):
         raise ValueError(f"the deck must hold exactly the {len(pack)} cards of the pack")
     return cards
+
+
+def split_action(action: str) -> tuple[str, str]:
+    """``"Discard  5H"`` -> ``("discard", "5H")``: the verb, lower case, and the rest, spaces
+    collapsed. An empty action is refused."""
+    verb, __, rest = " ".join(str(action).split()).partition(" ")
+    if not verb:
+        raise IllegalAction(_("Empty action."))
+    return verb.lower(), rest
 
 
 def split_groups(text: str) -> list[list[str]]:

@@ -52,7 +52,7 @@ from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _, ngettext
 from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, make_match_record, outcome_dict,
-                   pack_order, pot_outcome, reshuffle_rng, round_rng)
+                   pack_order, pot_outcome, reshuffle_rng, round_rng, split_action)
 
 #: Every phrase key this engine emits, with an English template ({name}: a seat's name), marked
 #: for translation: the UI shows them in the reader's language.
@@ -865,11 +865,7 @@ class ChinchonState:
     # -- apply --------------------------------------------------------------------------------
 
     def apply(self, seat: int, action: str) -> list[Event]:
-        text = " ".join(str(action).split())
-        verb, __, rest = text.partition(" ")
-        verb = verb.lower()
-        if not verb:
-            raise IllegalAction(_("Empty action."))
+        verb, rest = split_action(action)
         if verb in ("buyback", "decline"):
             if rest:
                 raise IllegalAction(_("{verb} takes nothing else.").format(verb=verb))

@@ -85,7 +85,7 @@ from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
 from .base import (Event, Game, IllegalAction, NotACard, Outcome, Phrase, make_match_record, or_list, outcome_dict,
-                   pot_outcome, reshuffle_rng, round_rng, split_groups)
+                   pot_outcome, reshuffle_rng, round_rng, split_action, split_groups)
 from .french import FULL_DECK, JOKER, RANKS, SUITS, parse_card, sort_key
 
 #: Every phrase key this engine emits, with an English template ({name}: a seat's name), marked
@@ -927,11 +927,7 @@ class ConcanState:
             raise IllegalAction(_("The set is over."))
         if seat != self.current:
             raise IllegalAction(_("It is not your turn."))
-        text = " ".join(str(action).split())
-        if not text:
-            raise IllegalAction(_("Empty action."))
-        verb, __, rest = text.partition(" ")
-        verb = verb.lower()
+        verb, rest = split_action(action)
         handlers = {"draw": self._draw, "take": self._take, "open": self._open, "meld": self._meld,
                     "layoff": self._layoff, "swap": self._swap, "announce": self._announce,
                     "discard": self._discard}

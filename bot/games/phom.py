@@ -43,7 +43,7 @@ from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
 from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list, make_record,
-                   outcome_dict, outcome_from_transfers, shuffled)
+                   outcome_dict, outcome_from_transfers, shuffled, split_action)
 from .french import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, sort_key
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
@@ -546,11 +546,7 @@ class PhomState:
             raise IllegalAction(_("The game is over."))
         if seat != self.current:
             raise IllegalAction(_("It is not your turn."))
-        text = " ".join(str(action).split())
-        if not text:
-            raise IllegalAction(_("Empty action."))
-        verb, __, rest = text.partition(" ")
-        verb = verb.lower()
+        verb, rest = split_action(action)
         if verb == "discard":
             return self._discard(seat, rest)
         if verb == "draw":
