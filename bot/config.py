@@ -40,6 +40,11 @@ class Config:
     # Matches of several rounds: the pause between two rounds (shorter if everyone clicks
     # Next round).
     round_pause_seconds: int = 10
+    # The table message is edited at most once in this many seconds (a burst of moves is shown
+    # as one frame); 0 in tests.
+    table_edit_seconds: float = 2.5
+    # The bot's share of Discord's global limit (50 calls per second per bot): 80 %.
+    rest_calls_per_second: float = 40.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     def with_overrides(self, **overrides: Any) -> "Config":
@@ -66,6 +71,8 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
         values["token"] = os.environ["DISCORD_TOKEN"]
     values.update(overrides)
     config = Config(**values)
+    if config.rest_calls_per_second <= 0 or config.table_edit_seconds < 0:
+        raise ValueError("rest_calls_per_second must be positive and table_edit_seconds not negative")
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
     if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:

@@ -127,6 +127,13 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE tables ADD COLUMN guild_name TEXT;
     """,
+    # 5: what a game showed belongs to the game (a rematch must not lose or repeat it): how many
+    # of its round results reached Discord moves from its table to the game itself.
+    """
+    ALTER TABLE games ADD COLUMN rounds_posted INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET rounds_posted = (SELECT tables.rounds_posted FROM tables WHERE tables.id = games.table_id)
+        WHERE game_no = (SELECT tables.game_no FROM tables WHERE tables.id = games.table_id);
+    """,
 ]
 
 
@@ -357,6 +364,15 @@ class Database:
 
     async def set_result_message(self, game_id: int, message_id: int) -> None:
         await self.execute("UPDATE games SET result_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def set_rounds_posted(self, game_id: int, count: int) -> None:
+        await self.execute("UPDATE games SET rounds_posted = MAX(rounds_posted, ?) WHERE id = ?", (count, game_id))
+
+    async def games_to_show(self, table_id: int) -> list[aiosqlite.Row]:
+        """Games of a table whose result never reached Discord (not aborted), oldest first."""
+        return await self.fetchall(
+            "SELECT * FROM games WHERE table_id = ? AND result_message_id IS NULL AND status != 'aborted'"
+            " ORDER BY game_no", (table_id,))
 
     async def save_hand_message(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
         await self.execute(

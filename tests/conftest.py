@@ -48,7 +48,9 @@ async def bot_factory(db_path: Path):
     bots = []
 
     def build(**overrides):
-        options = {"database": str(db_path), "ai_delay_seconds": 0, **overrides}
+        options = {"database": str(db_path), "ai_delay_seconds": 0, "table_edit_seconds": 0,
+                   # the budget counts real seconds, which simulated games do not wait for
+                   "rest_calls_per_second": 1e6, **overrides}
         bot = create_bot(load(**options))
         bots.append(bot)
         return bot

@@ -13,6 +13,7 @@ from bot import i18n
 from bot.db import Database
 
 from .adapter import GameUI
+from .budget import Budget
 from .model import Table
 
 log = logging.getLogger("bot.tables.service")
@@ -44,6 +45,8 @@ class ServiceCore:
         self.next_decks: list[list[str]] | None = None
         self.next_seed: int | None = None
         self._languages: dict[int, tuple[str, bool]] = {}  # user -> (language, chosen with /settings)
+        # the bot's share of Discord's global limit, for every table's outbox
+        self.budget = Budget(self.config.rest_calls_per_second)
 
 
     # ---- languages
@@ -105,9 +108,11 @@ class ServiceCore:
 
     async def close(self) -> None:
         for table in self.tables.values():
-            for task in (table.clock, table.refresher, table.lobby_timer):
+            for task in (table.clock, table.lobby_timer):
                 if task is not None:
                     task.cancel()
+            if table.presenter is not None:
+                table.presenter.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -14,11 +14,13 @@ from bot.i18n import _, ngettext, pgettext
 
 from . import messages
 from .commands import common_options
-from .core import Refused, ServiceCore, log, now
+from .core import Refused, log, now
 from .model import Seat, Table
+from .outbox import Draft, Slot
+from .showing import POSTED, ShowFlow
 
 
-class LobbyFlow(ServiceCore):
+class LobbyFlow(ShowFlow):
     """Lobby clicks and the deal of each game."""
 
     async def open_lobby(self, interaction: discord.Interaction, game: str, **given: Any) -> None:
@@ -68,30 +70,53 @@ class LobbyFlow(ServiceCore):
                       options=options, host_id=host.user_id, status="lobby", seats=[host], guild_name=guild_name)
         self.tables[table_id] = table
         table.lobby_expires_at = now() + cfg.lobby_timeout_seconds
-        with i18n.language(table.language):
-            embed, view = messages.lobby_embed(table, ui), messages.lobby_view(table)
-        await interaction.response.send_message(embed=embed, view=view)
-        message = await interaction.original_response()
-        table.lobby_message_id = message.id
-        await self._save_table(table, lobby_message_id=message.id, lobby_expires_at=table.lobby_expires_at)
+        await self._save_table(table, lobby_expires_at=table.lobby_expires_at)
         self._arm_lobby_expiry(table)
-        await self._check_dms(interaction, table)
+        await self._post_lobby(interaction, table)
+        self._check_dms(interaction, table)
 
-    async def _check_dms(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _post_lobby(self, interaction: discord.Interaction, table: Table) -> None:
+        """The lobby as the answer to the command or click that opened it (free of the global
+        limit); if that answer fails, the outbox posts it in the channel instead."""
+        slot = self._show_lobby(table, interaction.channel_id)
+        slot.answering += 1
+        try:
+            draft = await slot.build(slot)
+            await interaction.response.send_message(embed=draft.embed, view=draft.view)
+            message = await interaction.original_response()
+        except discord.HTTPException:
+            log.info("the lobby of table %s could not be the answer; the outbox posts it", table.id)
+        else:
+            slot.message_id, slot.channel_id = message.id, message.channel.id
+            self.presenter(table).confirmed(slot, draft.signature)
+            table.lobby_message_id = message.id
+            await self._save_table(table, lobby_message_id=message.id)
+        finally:
+            slot.answering -= 1
+            self.presenter(table).touch("lobby")
+
+    def _check_dms(self, interaction: discord.Interaction, table: Table) -> None:
         """A player learns at once, not at the deal, when his DMs are closed to the bot (and how
         to play without them); the others get a word that their hand will arrive there."""
         user = interaction.user
-        with i18n.language(await self.dm_language(user.id)):
-            text = _("You sit at **{game}** table #{table} in {server} · {channel}: your hand will arrive here "
-                     "when the game starts.").format(game=self.ui_of(table).game.title, table=table.id,
-                                                     server=table.guild_name or "", channel=f"<#{table.channel_id}>")
-        try:
-            await user.send(text)
-        except discord.HTTPException:
-            await interaction.followup.send(_(
-                "I can't send you DMs (your privacy settings close them to the bot). You can still play: when "
-                "the game starts, press **My hand** on the table message to see your hand and play privately. "
-                "To get your hand by DM, allow direct messages from server members."), ephemeral=True)
+
+        async def build(slot: Slot) -> Draft:
+            with i18n.language(await self.dm_language(user.id)):
+                text = _("You sit at **{game}** table #{table} in {server} · {channel}: your hand will arrive "
+                         "here when the game starts.").format(game=self.ui_of(table).game.title, table=table.id,
+                                                              server=table.guild_name or "",
+                                                              channel=f"<#{table.channel_id}>")
+            return Draft(text, content=text)
+
+        async def closed(slot: Slot) -> None:
+            with i18n.language(await self.dm_language(user.id)):
+                await interaction.followup.send(_(
+                    "I can't send you DMs (your privacy settings close them to the bot). You can still play: when "
+                    "the game starts, press **My hand** on the table message to see your hand and play privately. "
+                    "To get your hand by DM, allow direct messages from server members."), ephemeral=True)
+
+        self.presenter(table).add(Slot(f"welcome:{user.id}", build, user_id=user.id, once=True, order=POSTED,
+                                       closed=closed))
 
     def _arm_lobby_expiry(self, table: Table) -> None:
         if table.lobby_timer is not None:
@@ -109,27 +134,21 @@ class LobbyFlow(ServiceCore):
             self.tables.pop(table.id, None)
             await self._save_table(table, status="cancelled")
         minutes = max(1, round(self.config.lobby_timeout_seconds / 60))
-        channel = self._channel(table.play_channel_id if table.game_no else table.channel_id)
-        if table.lobby_message_id is not None:
-            try:
-                await channel.get_partial_message(table.lobby_message_id).edit(
-                    **self._expired_lobby(table, minutes))
-            except discord.HTTPException:
-                log.info("could not mark the expired lobby of table %s", table.id)
-
-    def _expired_lobby(self, table: Table, minutes: int) -> dict[str, Any]:
         with i18n.language(table.language):
-            note = ngettext("Expired: nobody started this table within {n} minute.",
-                            "Expired: nobody started this table within {n} minutes.", minutes).format(n=minutes)
-            return {"embed": messages.lobby_embed(table, self.ui_of(table), note=note),
-                    "view": messages.lobby_view(table)}
+            table.lobby_note = ngettext("Expired: nobody started this table within {n} minute.",
+                                        "Expired: nobody started this table within {n} minutes.",
+                                        minutes).format(n=minutes)
+        self.presenter(table).touch("lobby")
 
     async def _lobby_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
         ui = self.ui_of(table)
         user = interaction.user
         async with table.lock:
+            if key == "cancel" and table.status == "playing" and self._cancellable(table):
+                return await self._cancel_unseen_game(interaction, table)
             if table.status != "lobby":
                 raise Refused(_("This lobby is closed."))
+            before = (list(table.seats), table.status, table.host_id)
             seat = table.seat_of(user.id)
             if key == "join":
                 if seat is not None:
@@ -166,21 +185,39 @@ class LobbyFlow(ServiceCore):
                                            ui.game.min_players).format(game=ui.game.title, n=ui.game.min_players))
             else:
                 raise Refused(_("That control is not valid."))
-            await self._save_table(table, seats=table.seats_json(), status=table.status,
-                                   host_id=table.host_id)
+            try:
+                await self._save_table(table, seats=table.seats_json(), status=table.status, host_id=table.host_id)
+                if key == "start":
+                    with i18n.language(table.language):
+                        await self._start_game(table, interaction.message)
+            except Exception:
+                log.exception("table %s: a lobby click (%s) could not be saved", table.id, key)
+                table.seats, table.status, table.host_id = before
+                raise Refused(_("That could not be saved, so nothing changed. Please try again."))
             if table.status == "cancelled":
                 self.tables.pop(table.id, None)
             if table.status != "lobby" and table.lobby_timer is not None:
                 table.lobby_timer.cancel()
                 table.lobby_timer = None
-            with i18n.language(table.language):
-                embed, view = messages.lobby_embed(table, ui), messages.lobby_view(table)
-            await interaction.response.edit_message(embed=embed, view=view)
+            await self._answer_lobby(interaction, table)
             if key == "join":
-                await self._check_dms(interaction, table)
-            if key == "start":
-                with i18n.language(table.language):
-                    await self._start_game(table, interaction.message)
+                self._check_dms(interaction, table)
+
+    async def _cancel_unseen_game(self, interaction: discord.Interaction, table: Table) -> None:
+        """The host cancels a game whose table never reached Discord (caller holds the lock): it
+        is aborted, no chip moves, and nobody is left at a table he cannot see."""
+        if interaction.user.id != table.host_id:
+            raise Refused(_("Only the host, {host}, can cancel this table.").format(host=f"<@{table.host_id}>"))
+        async with self.db.transaction():
+            await self.db.finish_game(table.game_id, "aborted", None)
+            await self.db.update_table(table.id, status="cancelled", turn_deadline=None)
+        table.status = "cancelled"
+        table.deadline = None
+        self.tables.pop(table.id, None)
+        presenter = self.presenter(table)
+        for key in [k for k in presenter.slots if k != "lobby"]:
+            presenter.drop(key)
+        await self._answer_lobby(interaction, table)
 
     async def _start_game(self, table: Table, lobby_message: discord.Message | None) -> None:
         """Deal, persist, open the thread, post the table and send the hands. Caller holds the lock."""
@@ -195,41 +232,36 @@ class LobbyFlow(ServiceCore):
                             options=ui.engine_options(table.options, previous_winner=previous_winner))
         record = state.record()
         dealt = record["decks"] if ui.game.multi_round else [record["deck"]]
-        table.game_no += 1
+        thread_id = table.thread_id
+        if lobby_message is not None and thread_id is None:
+            thread_id = await self._open_thread(table, lobby_message)
+        game_no = table.game_no + 1
+        deadline = now() + table.turn_seconds
         async with self.db.transaction():
-            table.game_id = await self.db.insert_game(
-                table_id=table.id, game_no=table.game_no, guild_id=table.guild_id, game=table.game,
+            game_id = await self.db.insert_game(
+                table_id=table.id, game_no=game_no, guild_id=table.guild_id, game=table.game,
                 seats=table.seats_json(), options=record["options"], decks=dealt, seed=record.get("seed"),
                 stake=table.stake)
-            await self.db.update_table(table.id, status="playing", game_no=table.game_no, pause_until=None,
-                                       rounds_posted=0)
-        table.status = "playing"
+            await self.db.update_table(table.id, status="playing", game_no=game_no, pause_until=None,
+                                       thread_id=thread_id, table_message_id=None, turn_deadline=deadline,
+                                       timeouts={})
+        table.status, table.game_no, table.game_id, table.thread_id = "playing", game_no, game_id, thread_id
         table.state, table.version = state, 0
         table.decks_stored = len(dealt)
-        table.pause_until, table.rounds_posted = None, 0
-        table.ready.clear()
-        table.log.clear()
-        table.selection.clear()
-        table.timeouts.clear()
-        table.hand_messages.clear()
-        table.dm_closed.clear()
+        table.pause_until, table.deadline, table.table_message_id = None, deadline, None
+        table.rounds_shown = 0
+        for collection in (table.ready, table.log, table.selection, table.picks, table.timeouts, table.dm_closed):
+            collection.clear()
         table.log.append(_("Game {number} dealt; {player} opens.").format(number=table.game_no,
                                                                            player=table.seats[0].name))
-        if lobby_message is not None and table.thread_id is None:
-            table.thread_id = await self._open_thread(table, lobby_message)
-        channel = self._channel(table.play_channel_id)
-        self._start_turn(table)
-        picture = messages.table_picture(table, ui)
-        extra = {} if picture is None else {"file": await messages.table_png(picture)}
-        message = await channel.send(embed=messages.table_embed(table, ui, picture=picture is not None),
-                                     view=messages.table_view(table), **extra)
-        table.picture_shown = picture
-        table.table_message_id = message.id
-        await self._save_table(table, thread_id=table.thread_id, table_message_id=message.id,
-                               turn_deadline=table.deadline, timeouts={})
+        # the outbox posts the table and the hands; a person's clock starts once he sees his hand
+        presenter = self.presenter(table)
+        for key in [k for k in presenter.slots if k.startswith(("hand:", "table"))]:
+            presenter.drop(key)
+        self._show_table(table)
         for seat in range(len(table.seats)):
             if not table.seats[seat].is_ai:
-                await self._send_hand(table, seat)
+                self._show_hand(table, seat)
         if state.is_over:  # e.g. a Phỏm hand dealt all in phỏm wins before anyone plays
             self._after_move(table)
         else:
@@ -259,6 +291,7 @@ class LobbyFlow(ServiceCore):
         if me is None or not channel.permissions_for(me).create_public_threads:
             return None
         try:
+            await self.budget.spend(f"table {table.id}")
             thread = await lobby_message.create_thread(name=f"{self.ui_of(table).game.title} #{table.id}")
         except discord.HTTPException:
             log.info("could not open a thread for table %s; playing in the channel", table.id)
@@ -266,27 +299,29 @@ class LobbyFlow(ServiceCore):
         return thread.id
 
     async def _rematch(self, interaction: discord.Interaction, table: Table) -> None:
+        """A new lobby with the same seats, winner first: saved before anything is shown, then
+        shown as the answer to the click (the outbox posts it if that answer fails)."""
         if table.seat_of(interaction.user.id) is None:
             raise Refused(_("Only the players of this table can ask for a rematch."))
         async with table.lock:
             if table.status != "finished":
                 raise Refused(_("A rematch is already open."))
-            table.status = "lobby"
+            seats = list(table.seats)
             if table.state is not None and table.state.is_over:
                 # Winner first next game (after a draw the next seat opens).
                 winner = table.state.outcome().winner
-                first = winner if winner is not None else 1 % len(table.seats)
-                table.seats = table.seats[first:] + table.seats[:first]
-            for seat in table.seats:
-                seat.away = False
+                first = winner if winner is not None else 1 % len(seats)
+                seats = seats[first:] + seats[:first]
+            seats = [Seat(seat.user_id, seat.name) for seat in seats]  # nobody is away any more
+            expires = now() + self.config.lobby_timeout_seconds
+            try:
+                await self._save_table(table, status="lobby", lobby_message_id=None,
+                                       seats=[seat.to_json() for seat in seats], lobby_expires_at=expires)
+            except Exception:
+                log.exception("table %s: a rematch could not be saved", table.id)
+                raise Refused(_("The rematch could not be saved, so nothing changed. Please try again."))
+            table.status, table.seats, table.lobby_expires_at = "lobby", seats, expires
+            table.lobby_note, table.lobby_message_id = None, None
             table.state = None
-            await interaction.response.defer()
-            channel = self._channel(table.play_channel_id)
-            with i18n.language(table.language):
-                embed, view = messages.lobby_embed(table, self.ui_of(table)), messages.lobby_view(table)
-            message = await channel.send(embed=embed, view=view)
-            table.lobby_message_id = message.id
-            table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
-            await self._save_table(table, status="lobby", lobby_message_id=message.id,
-                                   seats=table.seats_json(), lobby_expires_at=table.lobby_expires_at)
             self._arm_lobby_expiry(table)
+        await self._post_lobby(interaction, table)

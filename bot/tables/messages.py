@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -12,7 +13,7 @@ from rendering.table_picture import render_table_picture_async
 
 from bot.i18n import _, ngettext, number, pgettext
 
-from .adapter import GameUI, Selection
+from .adapter import GameUI, HandImage, Selection
 from .controls import ControlId, button, select
 from .model import Table
 
@@ -64,7 +65,8 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord
     return embed
 
 
-def lobby_view(table: Table) -> discord.ui.View:
+def lobby_view(table: Table, *, cancellable: bool = False) -> discord.ui.View:
+    """The lobby's buttons; ``cancellable``: a game started but never shown may still be cancelled."""
     view = discord.ui.View(timeout=None)
     open_ = table.status == "lobby"
     full = len(table.seats) >= table.max_seats
@@ -73,7 +75,7 @@ def lobby_view(table: Table) -> discord.ui.View:
         ("leave", _("Leave"), "secondary", open_),
         ("ai", _("Add AI"), "secondary", open_ and not full),
         ("start", _("Start"), "primary", open_),
-        ("cancel", _("Cancel"), "danger", open_),
+        ("cancel", _("Cancel"), "danger", open_ or cancellable),
     ):
         view.add_item(button(ControlId("lobby", table.id, key), label, style=style, enabled=enabled))
     return view
@@ -116,9 +118,9 @@ def table_picture(table: Table, ui: GameUI) -> Any:
     return ui.table_picture(table.state.view(None), table.names(), table)
 
 
-async def table_png(picture: Any) -> discord.File:
-    """The table picture as the attachment ``table.png`` (rendered off the event loop)."""
-    return png_file(await render_table_picture_async(picture), "table.png")
+async def table_png_bytes(picture: Any) -> bytes:
+    """The table picture, rendered off the event loop (attached as ``table.png``)."""
+    return await render_table_picture_async(picture)
 
 
 def table_embed(table: Table, ui: GameUI, *, picture: bool = False) -> discord.Embed:
@@ -160,13 +162,20 @@ def table_embed(table: Table, ui: GameUI, *, picture: bool = False) -> discord.E
     return embed
 
 
-async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -> dict[str, Any] | None:
-    """content, PNG and view of one seat's private hand message.
+@dataclass
+class HandShown:
+    """One seat's private hand as it should look now. ``material`` is what a player needs to
+    act (his cards, what he may select and click); ``signature`` adds the words around it."""
 
-    ``shown`` is what the message displays now (the ``shown`` of an earlier payload): returns
-    None when nothing changed, and ``png`` None when only the text or buttons changed, so the
-    image is neither rendered nor uploaded again.
-    """
+    content: str
+    view: discord.ui.View
+    image: HandImage
+    material: tuple
+    signature: tuple
+
+
+def hand_shown(table: Table, ui: GameUI, seat: int) -> HandShown:
+    """content, picture and controls of one seat's private hand message (nothing rendered)."""
     view = table.state.view(seat)
     selection = seat_selection(table, ui, view, seat)
     arranged = table.arranged.get(seat, True)
@@ -187,7 +196,7 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
             round=table.rounds_done(), channel=f"<#{table.play_channel_id}>", when=f"<t:{int(table.pause_until)}:R>")
     over = view.get("outcome") is not None or between_rounds
     controls = discord.ui.View(timeout=None)
-    signature: tuple = (content, over)
+    material: tuple = (image, over, away)
     if not over:
         def control(key: str) -> ControlId:
             return ControlId("play", table.id, key, table.game_no, table.version)
@@ -206,19 +215,18 @@ async def hand_payload(table: Table, ui: GameUI, seat: int, shown: Any = None) -
                                      enabled=spec_button.enabled, row=spec_button.row))
         if away:  # the AI plays this seat: the one control is coming back
             controls.add_item(button(ControlId("table", table.id, "back"), _("I'm back"), style="success"))
-        signature += (table.version, tuple(selection), tuple(sorted(selection.picks.items())),
-                      tuple((b.key, b.enabled, b.label) for b in specs),
-                      tuple((s.key, tuple((o.value, o.label) for o in s.options), tuple(s.selected)) for s in selects))
+        material += (tuple(selection), tuple(sorted(selection.picks.items())),
+                     tuple((b.key, b.enabled, b.label) for b in specs),
+                     tuple((s.key, tuple((o.value, o.label) for o in s.options), tuple(s.selected)) for s in selects))
     if table.table_message_id is not None:
         controls.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=_("Go to table"), url=table.jump_url))
-    now_shown = (image, signature)
-    if shown is not None and shown == now_shown:
-        return None
-    png = None
-    if shown is None or shown[0] != image:
-        png = await render_hand_async(image.groups, marked=image.marked, selected=image.selected,
-                                      caption=image.caption, title=image.title, deck=ui.deck)
-    return {"content": content, "png": png, "view": controls, "shown": now_shown}
+    material += (table.table_message_id is not None,)
+    return HandShown(content, controls, image, material, (material, content, table.game_no, table.version))
+
+
+async def render_hand(image: HandImage, deck: str) -> bytes:
+    return await render_hand_async(image.groups, marked=image.marked, selected=image.selected,
+                                   caption=image.caption, title=image.title, deck=deck)
 
 
 def seat_selection(table: Table, ui: GameUI, view: dict, seat: int) -> Selection:

@@ -32,14 +32,6 @@ class Seat:
 
 
 @dataclass
-class HandMessage:
-    channel_id: int
-    message_id: int
-    shown: Any = None  # what it currently displays, to skip edits that change nothing
-    answering: bool = False  # a click on it is being answered (that answer edits it)
-
-
-@dataclass
 class Table:
     id: int
     guild_id: int
@@ -63,23 +55,20 @@ class Table:
     picks: dict[int, dict[str, str]] = field(default_factory=dict)  # other selects (a meld number...)
     arranged: dict[int, bool] = field(default_factory=dict)
     timeouts: dict[int, int] = field(default_factory=dict)
-    hand_messages: dict[int, HandMessage] = field(default_factory=dict)
     dm_closed: set[int] = field(default_factory=set)
     deadline: float | None = None  # unix time the current human turn times out (persisted)
     lobby_expires_at: float | None = None  # unix time an unstarted lobby closes (persisted)
+    lobby_note: str | None = None  # replaces the lobby's status line (why it closed)
     # matches of several rounds
     pause_until: float | None = None  # unix time the next round starts, while between rounds (persisted)
-    rounds_posted: int = 0  # round results that reached the table (persisted)
     decks_stored: int = 0  # packs of the current game already in SQLite
+    rounds_shown: int = 0  # round results of the current game handed to the outbox
+    ai_failures: int = 0  # AI moves in a row that could not be saved
     ready: set[int] = field(default_factory=set)  # seats that clicked Next round
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    post_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one poster of round results
     clock: asyncio.Task | None = None  # sleeps until the turn's deadline or the pause's end
     lobby_timer: asyncio.Task | None = None
-    refresher: asyncio.Task | None = None
-    table_shown: Any = None  # what the table message displays, to skip edits that change nothing
-    picture_shown: Any = None  # the table picture it carries, to upload a new one only when it changed
-    dirty: bool = False
+    presenter: Any = None  # the table's :class:`~bot.tables.outbox.Presenter`: everything it shows
     finishing: bool = False  # the game is over and being settled
 
     @property

@@ -15,49 +15,18 @@ from bot.i18n import _
 
 from . import messages
 from .controls import ControlId
-from rendering.table import render_rows_async
 
 from .core import Refused, ServiceCore, log, now
-from .model import HandMessage, Table
-from .retry import with_retries
+from .model import Table
+from .outbox import retry_delay
+from .showing import ShowFlow
 
 # A click is answered with its result in one call unless the table is busy this long.
 ACKNOWLEDGE_WITHIN = 1.0
-# AI moves closer together than this are shown as one burst (one edit of each message).
-COALESCE_SECONDS = 0.5
 
 
-class PlayFlow(ServiceCore):
+class PlayFlow(ShowFlow):
     """Moves, timers and refreshes of a game in play."""
-
-    async def _send_hand(self, table: Table, seat: int, *, replace: bool = False) -> None:
-        """The seat's hand as a new DM; ``replace``: the DM it succeeds keeps its picture but
-        loses its buttons (a new round, or a decision that must notify its player)."""
-        user_id = table.seats[seat].user_id
-        previous = table.hand_messages.get(seat) if replace else None
-        with i18n.language(await self.dm_language(user_id)):
-            payload = await messages.hand_payload(table, self.ui_of(table), seat)
-            moved = _("*This hand has moved to the newest message below.*")
-        try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            message = await user.send(content=payload["content"], file=messages.png_file(payload["png"]),
-                                      view=payload["view"])
-        except discord.HTTPException as exc:  # 50007: the user does not accept DMs from us
-            log.info("cannot DM user %s (%s)", user_id, exc)
-            table.dm_closed.add(seat)
-            with i18n.language(table.language):
-                notice = _("{player}, I can't send you a DM (your DMs are closed). Use **My hand** on the table "
-                           "message to play.").format(player=f"<@{user_id}>")
-            await self._channel(table.play_channel_id).send(notice, allowed_mentions=discord.AllowedMentions(users=True))
-            return
-        table.hand_messages[seat] = HandMessage(message.channel.id, message.id, payload["shown"])
-        await self.db.save_hand_message(table.game_id, seat, message.channel.id, message.id)
-        if previous is not None:
-            try:
-                await self._channel(previous.channel_id).get_partial_message(previous.message_id).edit(
-                    content=moved, view=None)
-            except discord.HTTPException:
-                log.info("could not retire an old hand message of table %s", table.id)
 
     async def _play_click(self, interaction: discord.Interaction, table: Table, control: ControlId,
                           values: list[str]) -> None:
@@ -68,8 +37,13 @@ class PlayFlow(ServiceCore):
             raise Refused(_("That game is over."))
         ui = self.ui_of(table)
         refusal = None
+        # Choosing cards and the helpers work from any picture of this game's hand (a waiting
+        # player's hand is not edited for every move); only a move must come from the current one.
+        choosing = control.key == "sel" or control.key in ui.helper_keys
         async with self._lock_or_defer(table, interaction):
-            if control.version != table.version or table.state.is_over:
+            if table.state.is_over or (control.version != table.version and not choosing and control.key not in {
+                    spec.key for spec in ui.extra_selects(table.state.view(seat), messages.seat_selection(
+                        table, ui, table.state.view(seat), seat))}):
                 refusal = _("That button is from an earlier turn; your hand is now up to date.")
             elif control.key == "sel":
                 # a forged or stale select may carry anything: keep only cards this seat holds
@@ -111,6 +85,9 @@ class PlayFlow(ServiceCore):
                     await self._apply(table, seat, action, by_player=True)
                 except IllegalAction as exc:
                     refusal = str(exc)
+                except Exception:
+                    log.exception("table %s: a move of seat %s could not be saved", table.id, seat)
+                    refusal = _("Your move could not be saved, so nothing changed. Please try again.")
                 else:
                     self._after_move(table)
             await self._answer_with_hand(interaction, table, seat, refusal)
@@ -135,41 +112,42 @@ class PlayFlow(ServiceCore):
     async def _answer_with_hand(self, interaction: discord.Interaction, table: Table, seat: int,
                                 refusal: str | None) -> None:
         """Answer a click on a hand (a DM or an ephemeral My hand) in as few calls as possible:
-        the clicked message updated with the seat's current hand (one call), and the refusal,
-        if any, privately."""
+        the clicked message updated with the seat's current hand (one call, free of the global
+        limit), and the refusal, if any, privately. The DM's slot remembers the click, so that
+        its next edits go through it too."""
         message = interaction.message
-        tracked = table.hand_messages.get(seat)
-        is_dm = tracked is not None and message is not None and message.id == tracked.message_id
-        if is_dm:
-            tracked.answering = True  # the refresher leaves this message to the answer
-            try:
-                await self._answer_on_message(interaction, table, seat, refusal, tracked)
-            finally:
-                tracked.answering = False
-        else:
-            await self._answer_on_message(interaction, table, seat, refusal, None)
-
-    async def _answer_on_message(self, interaction: discord.Interaction, table: Table, seat: int,
-                                 refusal: str | None, tracked: HandMessage | None) -> None:
-        payload = await messages.hand_payload(table, self.ui_of(table), seat, tracked.shown if tracked else None)
+        slot = self.presenter(table).get(f"hand:{seat}")
+        if slot is None or message is None or message.id != slot.message_id:
+            slot = None  # an ephemeral My hand, or an older DM
+        ui = self.ui_of(table)
+        shown = messages.hand_shown(table, ui, seat)
+        upload = slot is None or slot.attachment_key != shown.image
         edit: dict[str, Any] = {}
-        if payload is not None:
-            edit = {"content": payload["content"], "view": payload["view"]}
-            if payload["png"] is not None:
-                edit["attachments"] = [messages.png_file(payload["png"])]
-        if not interaction.response.is_done():
-            if edit:
-                await interaction.response.edit_message(**edit)
-            elif refusal:
-                return await interaction.response.send_message(refusal, ephemeral=True)
-            else:
-                await interaction.response.defer()  # nothing to change on the message
-        elif edit:
-            await interaction.edit_original_response(**edit)
-        if payload is not None and tracked is not None:
-            tracked.shown = payload["shown"]
-        if refusal:
-            await interaction.followup.send(refusal, ephemeral=True)
+        if slot is None or slot.shown != shown.signature:
+            edit = {"content": shown.content, "view": shown.view}
+            if upload:
+                edit["attachments"] = [messages.png_file(await messages.render_hand(shown.image, ui.deck))]
+        if slot is not None:
+            slot.answering += 1
+        try:
+            if not interaction.response.is_done():
+                if edit:
+                    await interaction.response.edit_message(**edit)
+                elif refusal:
+                    return await interaction.response.send_message(refusal, ephemeral=True)
+                else:
+                    await interaction.response.defer()  # nothing to change on the message
+            elif edit:
+                await interaction.edit_original_response(**edit)
+            if slot is not None:
+                self.presenter(table).confirmed(slot, shown.signature, shown.image if upload else None,
+                                                interaction=interaction)
+            if refusal:
+                await interaction.followup.send(refusal, ephemeral=True)
+        finally:
+            if slot is not None:
+                slot.answering -= 1
+                self.presenter(table).touch(slot.key)  # shown again if the answer did not show it
 
     async def _apply(self, table: Table, seat: int, action: str, *, by_player: bool = False,
                      timed_out: bool = False) -> list[Event]:
@@ -177,6 +155,7 @@ class PlayFlow(ServiceCore):
         timeouts in a row when they change, in the same transaction); the caller holds the lock.
         Raises IllegalAction."""
         rounds_before = table.rounds_done()
+        before = table.state.record()
         events = table.state.apply(seat, action)
         record = table.state.record()
         canonical = record["actions"][-1][1]
@@ -196,10 +175,10 @@ class PlayFlow(ServiceCore):
                     await self.db.add_decks(table.game_id, table.decks_stored + 1, new_decks)
             else:
                 await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
-        except Exception:
-            # The move is not recorded, so it did not happen: rebuild the state from the record.
+        except BaseException:
+            # The move is not recorded, so it did not happen: the state is the record before it.
             table.deadline, table.timeouts[seat], table.pause_until = previous
-            await self._reload_state(table)
+            table.state = self.ui_of(table).game.replay(before)
             raise
         table.decks_stored += len(new_decks)
         table.version += 1
@@ -222,11 +201,17 @@ class PlayFlow(ServiceCore):
             table.deadline = None
             self._spawn(self._finish(table), f"finish-{table.id}")
         else:
-            if table.rounds_done() > table.rounds_posted:
-                self._spawn(self._post_round_results(table), f"round-{table.id}")
+            self._show_new_rounds(table)
             self._schedule(table)
             self._prompt_deciders(table)
         self.request_refresh(table)
+
+    def _show_new_rounds(self, table: Table) -> None:
+        """Each round that ended since the last look gets its result posted (once, in order)."""
+        done = table.rounds_done()
+        if done > table.rounds_shown:
+            self._show_rounds_since(table, table.game_id, table.rounds_shown, done)
+            table.rounds_shown = done
 
     def _start_turn(self, table: Table) -> None:
         table.deadline = None if table.state is not None and table.state.is_over else now() + table.turn_seconds
@@ -250,14 +235,18 @@ class PlayFlow(ServiceCore):
         if self._between_rounds(table) and not self._deciding(table):
             return table.pause_until
         if state.to_act and not any(table.seats[s].auto for s in state.to_act):
+            if not all(self.can_see_hand(table, s) for s in state.to_act):
+                return None  # nobody plays for a person who was never shown his hand
             return table.deadline or now()
         return None
 
     async def _run_clock(self, table: Table) -> None:
         """The one sleeping task of a table. Deadlines only ever move later, so the clock is
         never cancelled: woken at a deadline that has since moved, it sleeps on to the new one
-        (cancelling a timer on every move would leave a trail of dead timers behind)."""
+        (cancelling a timer on every move would leave a trail of dead timers behind). A move it
+        cannot save (the database locked or full) is tried again after a pause, not dropped."""
         game_id = table.game_id
+        failures = 0
         while table.game_id == game_id:
             due = self._clock_due(table)
             if due is None:
@@ -265,38 +254,55 @@ class PlayFlow(ServiceCore):
             if due > now():
                 await asyncio.sleep(due - now())
                 continue
-            async with table.lock:
-                due = self._clock_due(table)
-                if due is None or due > now():
-                    continue
-                if self._between_rounds(table) and not self._deciding(table):
-                    await self._next_round(table)
-                else:
-                    await self._time_out(table)
+            try:
+                async with table.lock:
+                    due = self._clock_due(table)
+                    if due is None or due > now():
+                        continue
+                    if self._between_rounds(table) and not self._deciding(table):
+                        await self._next_round(table)
+                    else:
+                        await self._time_out(table)
+                failures = 0
+            except Exception:
+                failures += 1
+                delay = retry_delay(failures)
+                log.exception("table %s: the clock's move failed; trying again in %.0f s", table.id, delay)
+                await asyncio.sleep(delay)
         if table.clock is asyncio.current_task():
             table.clock = None
 
     async def _time_out(self, table: Table) -> None:
         """The person to act ran out of time: the game's timeout move is played for him
-        (caller holds the lock); timeouts in a row mark him away."""
+        (caller holds the lock); timeouts in a row mark him away. Nothing changes unless the
+        move is saved."""
         seat = table.state.to_act[0]
-        table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
+        timeouts = table.timeouts.get(seat, 0) + 1
         name = table.seats[seat].name
+        away = timeouts >= self.config.away_after_timeouts
+        if away and not table.seats[seat].away:
+            seats = table.seats_json()
+            seats[seat]["away"] = True
+            await self._save_table(table, seats=seats)
+        table.timeouts[seat] = timeouts
+        try:
+            await self._apply(table, seat, self.ui_of(table).timeout_action(table.state, seat), timed_out=True)
+        except BaseException:
+            table.timeouts[seat] = timeouts - 1
+            raise
         with i18n.language(table.language):
             table.log.append("⏰ " + _("{player} ran out of time; the AI played.").format(player=name))
-            if table.timeouts[seat] >= self.config.away_after_timeouts:
-                table.seats[seat].away = True
+            if away and not table.seats[seat].away:
                 table.log.append("💤 " + _("{player} is away; the AI plays until they are back.").format(player=name))
-        if table.seats[seat].away:
-            await self._save_table(table, seats=table.seats_json())
-        await self._apply(table, seat, self.ui_of(table).timeout_action(table.state, seat), timed_out=True)
+        table.seats[seat].away = table.seats[seat].away or away
         self._after_move(table)
 
-    async def _ai_move(self, table: Table, version: int) -> None:
+    async def _ai_move(self, table: Table, version: int, pause: float | None = None) -> None:
         """An AI seat (or the AI standing in for a person who is away) moves, after the pause
-        that lets people follow."""
-        if self.config.ai_delay_seconds:
-            await asyncio.sleep(self.config.ai_delay_seconds)
+        that lets people follow. A move that cannot be saved is tried again after a longer pause."""
+        delay = self.config.ai_delay_seconds if pause is None else pause
+        if delay:
+            await asyncio.sleep(delay)
         async with table.lock:
             state = table.state
             if table.version != version or state is None or state.is_over or \
@@ -308,67 +314,23 @@ class PlayFlow(ServiceCore):
             ui = self.ui_of(table)
             player = table.seats[seat]
             action = ui.ai_action(state, seat) if player.is_ai else ui.timeout_action(state, seat)
-            await self._apply(table, seat, action)
+            try:
+                await self._apply(table, seat, action)
+            except Exception:
+                table.ai_failures += 1
+                retry = retry_delay(table.ai_failures)
+                log.exception("table %s: an AI move could not be saved; trying again in %.0f s", table.id, retry)
+                self._spawn(self._ai_move(table, version, retry), f"ai-{table.id}")
+                return
+            table.ai_failures = 0
             self._after_move(table)
 
-    def request_refresh(self, table: Table) -> None:
-        table.dirty = True
-        if table.refresher is None or table.refresher.done():
-            table.refresher = self._spawn(self._refresh_loop(table), f"refresh-{table.id}")
-
-    async def _refresh_loop(self, table: Table) -> None:
-        while table.dirty:
-            async with table.lock:
-                pass  # let a move being applied finish: never show a state halfway through a move
-            table.dirty = False
-            if self._ai_move_imminent(table):
-                return  # that move refreshes again: one round of edits for the whole burst
-            try:
-                await self._refresh(table)
-            except discord.HTTPException:
-                log.warning("refreshing table %s failed", table.id, exc_info=True)
-
     def _ai_move_imminent(self, table: Table) -> bool:
-        """An AI seat moves next, too soon for anyone to follow a picture of the move before."""
+        """An AI seat moves next (the picture of the table is about to change again)."""
         state = table.state
         if state is None or state.is_over or (self._between_rounds(table) and not self._deciding(table)):
             return False
-        return self.config.ai_delay_seconds < COALESCE_SECONDS and any(table.seats[s].auto for s in state.to_act)
-
-    async def _refresh(self, table: Table) -> None:
-        if table.state is None:
-            return
-        ui = self.ui_of(table)
-        if table.table_message_id is not None:
-            over = table.state.is_over
-            with i18n.language(table.language):
-                picture = messages.table_picture(table, ui)
-                embed = messages.table_embed(table, ui, picture=picture is not None)
-                controls = None if over else messages.table_view(table)
-            shown = (embed.to_dict(), over, picture)
-            if shown != table.table_shown:  # a burst may ask twice for the same picture
-                kwargs: dict[str, Any] = {}
-                if picture is not None and picture != table.picture_shown:
-                    kwargs["attachments"] = [await messages.table_png(picture)]
-                message = self._channel(table.play_channel_id).get_partial_message(table.table_message_id)
-                await message.edit(embed=embed, view=controls, **kwargs)
-                table.table_shown, table.picture_shown = shown, picture
-        for seat, tracked in list(table.hand_messages.items()):
-            if tracked.answering:
-                continue
-            with i18n.language(await self.dm_language(table.seats[seat].user_id)):
-                payload = await messages.hand_payload(table, ui, seat, tracked.shown)
-            if payload is None:
-                continue
-            kwargs: dict[str, Any] = {"content": payload["content"], "view": payload["view"]}
-            if payload["png"] is not None:
-                kwargs["attachments"] = [messages.png_file(payload["png"])]
-            try:
-                await self._channel(tracked.channel_id).get_partial_message(tracked.message_id).edit(**kwargs)
-            except discord.NotFound:
-                table.hand_messages.pop(seat, None)
-                continue
-            tracked.shown = payload["shown"]
+        return any(table.seats[s].auto for s in state.to_act)
 
     # ------------------------------------------------------------------ between two rounds
     @staticmethod
@@ -391,7 +353,7 @@ class PlayFlow(ServiceCore):
             return
         for seat in table.state.to_act:
             if not table.seats[seat].is_ai and seat not in table.dm_closed:
-                self._spawn(self._send_hand(table, seat, replace=True), f"decide-{table.id}-{seat}")
+                self._show_hand(table, seat, new_message=True)
 
     async def _next_round(self, table: Table) -> None:
         """The pause is over: the round already dealt starts (caller holds the lock)."""
@@ -407,7 +369,7 @@ class PlayFlow(ServiceCore):
         self._schedule(table)
         for seat in self._humans_in_match(table):
             if seat not in table.dm_closed:
-                self._spawn(self._send_hand(table, seat, replace=True), f"hand-{table.id}-{seat}")
+                self._show_hand(table, seat, new_message=True)
         self.request_refresh(table)
 
     async def ready_for_next_round(self, interaction: discord.Interaction, table: Table, seat: int) -> None:
@@ -430,39 +392,3 @@ class PlayFlow(ServiceCore):
             if not waiting and not self._deciding(table):
                 await self._next_round(table)
         await self.reply(interaction, text)
-
-    async def _post_round_results(self, table: Table) -> None:
-        """Every finished round's result reaches the table once, in order (retried like results)."""
-        async with table.post_lock:
-            game_id = table.game_id
-            while table.game_id == game_id and table.rounds_posted < table.rounds_done():
-                index = table.rounds_posted
-                try:
-                    await with_retries(f"posting round {index + 1} of game {game_id}",
-                                       lambda: self._send_round_result(table, index))
-                except Exception:
-                    return  # posted at the next start
-                table.rounds_posted = index + 1
-                await self._save_table(table, rounds_posted=table.rounds_posted)
-
-    async def _send_round_result(self, table: Table, index: int) -> discord.Message:
-        ui = self.ui_of(table)
-        view = table.state.view(None)
-        names = table.names()
-        last = index == len(view["round_results"]) - 1
-        with i18n.language(table.language):
-            embed = messages.round_embed(table, ui, view, names, index)
-            kwargs: dict[str, Any] = {"embed": embed}
-            if last and self._between_rounds(table) and not table.state.is_over:
-                kwargs["view"] = messages.next_round_view(table)
-            rows = ui.round_rows(view, names, index)
-            title = _("{game} · table #{table} · round {round}").format(game=ui.game.title, table=table.id,
-                                                                         round=index + 1)
-        try:
-            png = await render_rows_async(rows, deck=ui.deck, title=title)
-        except Exception:
-            log.exception("rendering round %s of table %s failed; posting it without the image", index + 1, table.id)
-        else:
-            embed.set_image(url="attachment://round.png")
-            kwargs["file"] = messages.png_file(png, "round.png")
-        return await self._channel(table.play_channel_id).send(**kwargs)

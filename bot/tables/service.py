@@ -17,10 +17,10 @@ from bot import i18n
 from bot.i18n import _
 
 from .controls import ControlId
-from .core import Refused, now
+from .core import Refused, log, now
 from .ending import EndFlow
 from .lobby import LobbyFlow
-from .model import HandMessage, Seat, Table
+from .model import Seat, Table
 from .play import PlayFlow
 
 __all__ = ["Refused", "TableService", "now"]
@@ -50,6 +50,10 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
                     await self._play_click(interaction, table, control, values)
             except Refused as refusal:
                 await self.reply(interaction, str(refusal))
+            except discord.HTTPException:
+                # answering failed (Discord refused or timed out): what the click changed is
+                # saved, and the outbox shows it
+                log.warning("answering a click failed", exc_info=True)
 
     async def _table_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
         seat = table.seat_of(interaction.user.id)
@@ -62,18 +66,27 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
         if key == "next":
             return await self.ready_for_next_round(interaction, table, seat)
         if key == "hand":
-            payload = await messages.hand_payload(table, self.ui_of(table), seat)
-            await interaction.response.send_message(content=payload["content"], file=messages.png_file(payload["png"]),
-                                                    view=payload["view"], ephemeral=True)
+            ui = self.ui_of(table)
+            shown = messages.hand_shown(table, ui, seat)
+            png = await messages.render_hand(shown.image, ui.deck)
+            await interaction.response.send_message(content=shown.content, file=messages.png_file(png),
+                                                    view=shown.view, ephemeral=True)
         elif key == "back":
             async with table.lock:
                 if not table.seats[seat].away:
                     raise Refused(_("You are not marked away."))
+                seats = table.seats_json()
+                seats[seat]["away"] = False
+                deadline = now() + table.turn_seconds
+                try:
+                    await self._save_table(table, seats=seats, timeouts={**table.timeouts, seat: 0},
+                                           turn_deadline=deadline)
+                except Exception:
+                    log.exception("table %s: I'm back could not be saved", table.id)
+                    raise Refused(_("That could not be saved, so nothing changed. Please try again."))
                 table.seats[seat].away = False
                 table.timeouts[seat] = 0
-                self._start_turn(table)
-                await self._save_table(table, seats=table.seats_json(), timeouts=table.timeouts,
-                                       turn_deadline=table.deadline)
+                table.deadline = deadline
                 self._schedule(table)
             await self.reply(interaction, _("Welcome back! You play your own seat again."))
             self.request_refresh(table)
@@ -81,7 +94,8 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
             raise Refused(_("That control is not valid."))
 
     async def restore(self) -> None:
-        """Rebuild every open table from the database after a (re)start."""
+        """Rebuild every open table from the database after a (re)start; its outbox shows again
+        whatever is not known to have reached Discord."""
         since = (datetime.now(timezone.utc) - REMATCH_WINDOW).isoformat(timespec="seconds")
         for row in await self.db.open_tables(finished_since=since):
             if row["game"] not in self.uis:
@@ -93,41 +107,54 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
                           thread_id=row["thread_id"], lobby_message_id=row["lobby_message_id"],
                           table_message_id=row["table_message_id"], lobby_expires_at=row["lobby_expires_at"],
                           deadline=row["turn_deadline"], pause_until=row["pause_until"],
-                          rounds_posted=row["rounds_posted"],
                           timeouts={int(seat): count for seat, count in json.loads(row["timeouts"]).items()})
             self.tables[table.id] = table
             if table.status == "lobby":
                 if table.lobby_expires_at is None:
                     table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
                 self._arm_lobby_expiry(table)
-                continue
-            game = await self.db.current_game(table.id, table.game_no)
-            table.game_id = game["id"]
-            await self._reload_state(table)
-            if table.status == "finished":
-                # kept for its Rematch button (which needs the winner); its result is posted
-                # now if it never reached the table
-                if game["result_message_id"] is None:
-                    self._spawn(self._post_result(table), f"result-{table.id}")  # round results first
-                elif table.rounds_posted < table.rounds_done():
-                    self._spawn(self._post_round_results(table), f"round-{table.id}")
-                continue
-            with i18n.language(table.language):
-                table.log.append("♻️ " + _("The bot restarted; the game goes on."))
-            moved = await self.db.last_turn_deadline(table.game_id)
-            if moved is not None:
-                # deadlines only grow: the later of the last move's and the table's (set at the
-                # deal and by I'm back) is the turn in progress
-                table.deadline = max(moved, table.deadline or 0.0)
-            for seat, (channel_id, message_id) in (await self.db.hand_messages(table.game_id)).items():
-                table.hand_messages[seat] = HandMessage(channel_id, message_id)
-            if table.state.is_over:
-                self._spawn(self._finish(table), f"finish-{table.id}")
+                self._show_lobby(table, table.play_channel_id if table.game_no else table.channel_id,
+                                 table.lobby_message_id)
             else:
-                if table.rounds_posted < table.rounds_done():
-                    self._spawn(self._post_round_results(table), f"round-{table.id}")
-                if table.deadline is None:
-                    self._start_turn(table)
-                self._schedule(table)  # the restored timer fires when the original would have
-            self.request_refresh(table)
+                await self._restore_game(table)
+            await self._restore_results(table)
         await self._settle_leftovers()
+
+    async def _restore_game(self, table: Table) -> None:
+        game = await self.db.current_game(table.id, table.game_no)
+        table.game_id = game["id"]
+        await self._reload_state(table)
+        table.rounds_shown = table.rounds_done()  # those not posted yet are found by _restore_results
+        if table.status == "finished":
+            return  # kept for its Rematch button (which needs the winner)
+        with i18n.language(table.language):
+            table.log.append("♻️ " + _("The bot restarted; the game goes on."))
+        moved = await self.db.last_turn_deadline(table.game_id)
+        if moved is not None:
+            # deadlines only grow: the later of the last move's and the table's (set at the
+            # deal and by I'm back) is the turn in progress
+            table.deadline = max(moved, table.deadline or 0.0)
+        self._show_table(table, table.table_message_id)
+        hands = await self.db.hand_messages(table.game_id)
+        for seat, player in enumerate(table.seats):
+            if not player.is_ai:
+                channel_id, message_id = hands.get(seat, (None, None))
+                self._show_hand(table, seat, channel_id=channel_id, message_id=message_id)
+        if table.state.is_over:
+            self._spawn(self._finish(table), f"finish-{table.id}")
+        else:
+            if table.deadline is None:
+                self._start_turn(table)
+            self._schedule(table)  # the restored timer fires when the original would have
+
+    async def _restore_results(self, table: Table) -> None:
+        """Round results and results of this table's games that never reached Discord."""
+        for game in await self.db.games_to_show(table.id):
+            playing = game["id"] == table.game_id and table.status == "playing"
+            state = table.state if game["id"] == table.game_id else await self.stored_state(game["id"])
+            if state is None:
+                continue
+            rounds = len(getattr(state, "round_results", ()) or ())
+            self._show_rounds_since(table, game["id"], game["rounds_posted"], rounds)
+            if state.is_over and not playing:
+                self._show_result(table, game["id"], rounds)

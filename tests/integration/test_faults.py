@@ -35,9 +35,9 @@ async def test_a_result_that_cannot_be_posted_is_retried_with_backoff(simcord_en
     table = table_of(env)
     assert table.status == "finished" and not game_over(players)
     assert len(await ledger_rows(env, table.game_id)) == 2  # the chips are written already
-    assert any("posting the result" in r.getMessage() for r in caplog.records)
+    assert any("showing result" in r.getMessage() for r in caplog.records)
 
-    await env.advance_time(5)  # first backoff
+    await env.advance_time(8)  # first backoff: 5 s, and up to half as much again of jitter
     assert game_over(players) and len(result_messages(thread)) == 1
     assert (await env.bot.db.get_game(table.game_id))["result_message_id"] == thread.last_message.id
 
@@ -77,7 +77,7 @@ async def test_a_result_whose_image_fails_is_posted_without_it(simcord_env, monk
     async def broken(*args, **kwargs):
         raise OSError("out of memory in the renderer")
 
-    monkeypatch.setattr("bot.tables.ending._render_rows", broken)
+    monkeypatch.setattr("bot.tables.showing.render_rows_async", broken)
     players = await start_table(env, "phom", 1, 1)
     (lan,) = players.members
     await play_until_over(players, lan)
