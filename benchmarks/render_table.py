@@ -5,7 +5,7 @@
 Each game is played by its AI from fixed seeds (the same states on every run). For every
 seed, the pictures of ``--moves`` successive positions around the middle of the game are
 kept (a position whose picture equals the previous one is skipped, as the table skips the
-upload). Sprites are warmed first. Two figures per game, in ms (picture data to PNG bytes):
+upload). Sprites are warmed first. Two figures per game, in ms (picture data to upload bytes):
 
 - *after each move*: every kept picture rendered once, in play order: what the table pays
   after a move;
@@ -13,7 +13,8 @@ upload). Sprites are warmed first. Two figures per game, in ms (picture data to 
 
 Wall-clock median, p95 and max, and the median CPU time (the process's own: on a shared
 machine it shows what other processes add to the wall clock). The figures are taken in
-``--passes`` interleaved passes over the games.
+``--passes`` interleaved passes over the games. Then the upload's size: median and max KB
+over the kept pictures, and the size of the middle one.
 
 ``--profile phom`` prints where the time goes for that game (cProfile).
 """
@@ -36,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from PIL import Image  # noqa: E402
 
 from bot.tables.model import Seat, Table  # noqa: E402
-from rendering import fonts, warm_sprites  # noqa: E402
+from rendering import IMAGE_FORMAT, fonts, warm_sprites  # noqa: E402
 from rendering.table_picture import render_table_picture  # noqa: E402
 
 GAMES = {
@@ -105,7 +106,7 @@ def stats(times: list[float]) -> tuple[float, float]:
 
 
 def timed(picture) -> tuple[float, float]:
-    """Wall and CPU ms to render ``picture`` to PNG bytes."""
+    """Wall and CPU ms to render ``picture`` to upload bytes."""
     wall, cpu = time.perf_counter(), time.process_time()
     render_table_picture(picture)
     return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
@@ -147,18 +148,19 @@ def main() -> None:
 
     print(f"font: {fonts.font_name()} · {args.players} players · {args.seeds} seeds × {args.moves} positions · "
           f"{args.passes} passes · ms")
-    print(f"{'':9} {'after each move':^33}   {'same picture':^22}")
+    print(f"{'':9} {'after each move, ms':^33}   {'same picture, ms':^22}   {'KB, ' + IMAGE_FORMAT:^11}")
     print(f"{'game':9} {'median':>8} {'p95':>7} {'max':>7} {'cpu med':>8}   {'median':>7} {'p95':>7} {'cpu med':>8}"
-          f"   size, PNG")
+          f"   {'median':>6} {'max':>4}   same picture")
     for game in games:
-        png = render_table_picture(middles[game])
-        width, height = Image.open(io.BytesIO(png)).size
+        kb = [len(render_table_picture(p)) / 1024 for p in pictures[game]]
+        data = render_table_picture(middles[game])
+        width, height = Image.open(io.BytesIO(data)).size
         walls = [w for w, _ in moves[game]]
         (m_med, m_p95), (s_med, s_p95) = stats(walls), stats([w for w, _ in same[game]])
         m_cpu, s_cpu = statistics.median(c for _, c in moves[game]), statistics.median(c for _, c in same[game])
         print(f"{game:9} {m_med:8.2f} {m_p95:7.2f} {max(walls):7.2f} {m_cpu:8.2f}   "
-              f"{s_med:7.2f} {s_p95:7.2f} {s_cpu:8.2f}   {width}×{height}, {len(png) // 1024} KB  "
-              f"({len(pictures[game])} pictures)")
+              f"{s_med:7.2f} {s_p95:7.2f} {s_cpu:8.2f}   {statistics.median(kb):6.1f} {max(kb):4.0f}   "
+              f"{width}×{height}, {len(data) / 1024:.1f} KB  ({len(pictures[game])} pictures)")
     print(f"machine reference (zlib level 1, 2 MB of felt): {reference:.2f} ms before, "
           f"{machine_reference():.2f} ms after (2.5 ms on a quiet day of the machine these figures were taken on)")
     if profiler is not None:

@@ -1,13 +1,13 @@
-"""Composition shared by the hand and table images: card-row layout, blocks, PNG encoding.
+"""Composition shared by the hand and table images: card-row layout, blocks.
 
 An image is a vertical stack of *blocks* (text lines, a fan of cards, a separator) on a felt
 background. :func:`plan_cards` decides where each card goes (fan step, group gaps, wrapping);
-:class:`CardsBlock` draws such a plan; :func:`render_stack` lays blocks out and encodes.
+:class:`CardsBlock` draws such a plan; :func:`render_stack` lays blocks out (:mod:`rendering.encode`
+makes the upload bytes).
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -29,7 +29,6 @@ __all__ = [
     "Separator",
     "Spacer",
     "render_stack",
-    "encode_png",
 ]
 
 Color = tuple[int, int, int]
@@ -373,12 +372,6 @@ def render_stack(stack: Stack, theme: Theme = THEME) -> Image.Image:
         block.draw(canvas, pad, y)
         y += block.height
     return canvas
-
-
-def encode_png(image: Image.Image, compress_level: int = 1) -> bytes:
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=False, compress_level=compress_level)
-    return buf.getvalue()
 
 
 def inner_width(theme: Theme = THEME) -> int:

@@ -1,11 +1,12 @@
-"""A player's private hand as a PNG (sent by DM)."""
+"""A player's private hand as a picture (sent by DM): a palette PNG, see :mod:`rendering.encode`."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
 from . import _async
-from .compose import THEME, CardsBlock, Stack, TextBlock, encode_png, inner_width, render_stack
+from .compose import THEME, CardsBlock, Stack, TextBlock, inner_width, render_stack
+from .encode import encode_picture
 from .sprites import Deck
 
 __all__ = ["render_hand", "render_hand_async", "hand_image"]
@@ -33,7 +34,7 @@ def render_hand(groups: Sequence[Sequence[str]], *, marked: Collection[int] = ()
                 selected: Collection[int] = (), caption: str = "", title: str = "",
                 deck: str | Deck = "french", show_index: bool = True,
                 index_base: int = 1) -> bytes:
-    """PNG bytes of a hand.
+    """The upload bytes of a hand (:func:`rendering.encode.encode_picture`).
 
     ``groups``: the arranged cards (e.g. phỏm first, then leftovers), shown as fans separated
     by gaps. ``marked``/``selected``: flat 0-based positions in the concatenation of the
@@ -42,9 +43,9 @@ def render_hand(groups: Sequence[Sequence[str]], *, marked: Collection[int] = ()
     default, so the first card reads "1"). Wraps to several rows past ~1100 px.
     Pure and thread-safe; raises ``ValueError`` for a card code the deck does not know.
     """
-    return encode_png(hand_image(groups, marked=marked, selected=selected, caption=caption,
-                                 title=title, deck=deck, show_index=show_index,
-                                 index_base=index_base))
+    return encode_picture(hand_image(groups, marked=marked, selected=selected, caption=caption,
+                                     title=title, deck=deck, show_index=show_index,
+                                     index_base=index_base), deck)
 
 
 async def render_hand_async(groups: Sequence[Sequence[str]], *, marked: Collection[int] = (),

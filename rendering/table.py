@@ -1,12 +1,13 @@
-"""Several labelled hands in one PNG: the end-of-game showdown and the public table."""
+"""Several labelled hands in one picture: the end-of-game showdown and the public table."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
 from . import _async
-from .compose import (THEME, CardsBlock, HeaderBlock, Separator, Stack, TextBlock, common_step,
-                      encode_png, inner_width, render_stack)
+from .compose import (THEME, CardsBlock, HeaderBlock, Separator, Stack, TextBlock, common_step, inner_width,
+                      render_stack)
+from .encode import encode_picture
 from .sprites import Deck, get_deck
 
 __all__ = ["render_rows", "render_rows_async", "rows_image"]
@@ -38,14 +39,14 @@ def rows_image(rows: Sequence[Row], *, title: str = "", deck: str | Deck = "fren
 
 
 def render_rows(rows: Sequence[Row], *, title: str = "", deck: str | Deck = "french") -> bytes:
-    """PNG bytes of one labelled row of cards per entry of ``rows``.
+    """The upload bytes (:func:`rendering.encode.encode_picture`) of one labelled row of cards per entry of ``rows``.
 
     Each row is ``(label, groups, caption)``: a bold label and a muted caption above the
     row's card groups (fanned, gaps between groups). An optional fourth element gives the
     row's marked (eaten) positions, underlined as in :func:`rendering.hand.render_hand`.
     Rows share one fan step so they line up. Empty rows show an empty card slot.
     """
-    return encode_png(rows_image(rows, title=title, deck=deck))
+    return encode_picture(rows_image(rows, title=title, deck=deck), deck)
 
 
 async def render_rows_async(rows: Sequence[Row], *, title: str = "",

@@ -15,9 +15,7 @@ Jokers standing for a card (``JK=5H``) are drawn as such by the decks.
 
 from __future__ import annotations
 
-import struct
 import threading
-import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -26,6 +24,7 @@ from PIL import Image, ImageDraw
 from . import _async
 from .compose import (THEME, Block, CardPlan, CardsBlock, Slot, Stack, TextBlock, common_step, inner_width,
                       plan_cards)
+from .encode import encode_picture
 from .fonts import FONT_LOCK, font, prepare_text
 from .shapes import SUIT_CHARS
 from .sprites import Deck, card_shadow, card_sprite, get_deck
@@ -430,40 +429,11 @@ def _text_block(text: str, size: int, colour, bold: bool, max_width: int) -> Tex
     return TextBlock(text, size, colour, bold=bold, max_width=max_width)
 
 
-def encode_rgb_png(image: Image.Image, width: int | None = None, height: int | None = None) -> bytes:
-    """PNG bytes of an RGB image, or of its top left ``width`` × ``height`` corner: rows
-    unfiltered, zlib level 1.
-
-    Twice as fast as Pillow's encoder at ``compress_level=1`` (which tries every filter on
-    every row) for the same size on these pictures: felt, cards and text compress as well
-    unfiltered. The rows go to zlib in bands of about 64 KB, so no buffer the size of the
-    picture is made.
-    """
-    width = image.width if width is None else width
-    height = image.height if height is None else height
-    stride = 3 * width
-    band = max(1, 65536 // stride)
-    compressor = zlib.compressobj(1)
-    idat = []
-    for top in range(0, height, band):
-        raw = memoryview(image.crop((0, top, width, min(height, top + band))).tobytes())
-        parts = []
-        for start in range(0, len(raw), stride):
-            parts += (b"\0", raw[start:start + stride])  # filter type 0 (none), then the row
-        idat.append(compressor.compress(b"".join(parts)))
-    idat.append(compressor.flush())
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", b"".join(idat)) + chunk(b"IEND", b""))
-
-
 def render_table_picture(picture: TablePicture) -> bytes:
-    """PNG bytes of the table. Thread-safe (each thread draws on its own canvas)."""
+    """The upload bytes of the table (:func:`rendering.encode.encode_picture`). Thread-safe
+    (each thread draws on its own canvas)."""
     canvas, width, height = _draw(picture)
-    return encode_rgb_png(canvas, width, height)
+    return encode_picture(canvas, picture.deck, (0, 0, width, height))
 
 
 async def render_table_picture_async(picture: TablePicture) -> bytes:

@@ -15,8 +15,10 @@ from PIL import Image
 from rendering import render_hand, render_hand_async
 from rendering.compose import THEME, plan_cards
 from rendering.fonts import has_vietnamese, strip_diacritics
+from rendering.hand import hand_image
 from rendering.sprites import get_deck
 from rendering.text import text_line
+from tests.uploads import assert_close_upload
 
 HAND = [["3H", "4H", "5H"], ["7C", "7D", "7S"], ["2S", "KD", "AC", "TD"]]
 DECK = get_deck("french")
@@ -34,21 +36,24 @@ def _felt(px, tol: int = 12) -> bool:
 
 
 def _open(png: bytes) -> Image.Image:
+    """The upload decoded, in RGB (it is a palette PNG)."""
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     img = Image.open(io.BytesIO(png))
     img.load()
-    return img
+    assert img.mode == "P"
+    return img.convert("RGB")
 
 
 def test_valid_png_of_expected_size():
-    img = _open(render_hand(HAND, title="Your hand — your turn", caption="Leftover 16 points"))
-    assert img.format == "PNG"
-    assert img.mode == "RGB"
+    png = render_hand(HAND, title="Your hand — your turn", caption="Leftover 16 points")
+    img = _open(png)
+    assert_close_upload(png, hand_image(HAND, title="Your hand — your turn", caption="Leftover 16 points"))
+    assert len(png) < 12_000  # 8 KB; the RGB PNG was 25 KB
     w, h = img.size
     assert 400 <= w <= THEME.max_width
     assert 150 <= h <= 320
-    # the corner pixel is felt
-    assert img.getpixel((1, 1)) == THEME.background
+    # the corner pixel is felt (the palette's felt: within a level or two)
+    assert _felt(img.getpixel((1, 1)), tol=2)
 
 
 def test_render_is_deterministic():

@@ -17,10 +17,12 @@ ROWS = [
 
 
 def _open(png: bytes) -> Image.Image:
+    """The upload decoded, in RGB (it is a palette PNG)."""
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     img = Image.open(io.BytesIO(png))
     img.load()
-    return img
+    assert img.mode == "P"
+    return img.convert("RGB")
 
 
 def test_rows_render():

@@ -10,11 +10,13 @@ from PIL import Image, ImageChops
 
 from rendering import BACK
 from rendering.compose import THEME
+from rendering.encode import encode_picture
 from rendering.sprites import card_shadow, card_sprite, get_deck
 from rendering.table_picture import (ACTIVE, LABEL_PAD, ROW_GAP, Group, LabelledCardsBlock, Pile, Row, RowsBlock,
-                                     SeatBox, Section, TablePicture, encode_rgb_png, picture_names, printable,
+                                     SeatBox, Section, TablePicture, picture_names, printable,
                                      render_table_picture, shadowed_sprite, table_picture_image)
 from rendering.text import text_line
+from tests.uploads import assert_close_upload
 
 
 def picture(seats: int = 4, melds: int = 6, active: int = 1) -> TablePicture:
@@ -143,13 +145,15 @@ def test_names_lose_what_the_font_cannot_draw():
     assert picture_names(["🤖 AI 1", "🌸", "Lan"]) == ["AI 1", "Seat 2", "Lan"]
 
 
-def test_png_encoding_is_lossless():
-    image = table_picture_image(picture())
-    png = render_table_picture(picture())
-    decoded = Image.open(io.BytesIO(png))
-    decoded.load()
-    assert decoded.mode == "RGB" and decoded.size == image.size and decoded.tobytes() == image.tobytes()
-    assert encode_rgb_png(image) == png
+def test_the_upload_is_the_drawn_picture_in_the_decks_palette():
+    """The bytes are the picture drawn on the thread's canvas (its top left corner only), as a
+    palette PNG close to the RGB drawing, a fraction of its size."""
+    for p, bound in ((picture(), 28_000), (picture(seats=6, melds=14), 48_000)):  # 23 KB; 1090 × 723 px: 41 KB
+        image = table_picture_image(p)
+        png = render_table_picture(p)
+        assert png == encode_picture(image, p.deck)
+        assert_close_upload(png, image)
+        assert len(png) < bound, len(png)
 
 
 def test_a_card_over_its_shadow_in_one_paste_looks_the_same():

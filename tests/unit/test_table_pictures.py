@@ -14,7 +14,8 @@ from cogs.chan import ChanUI
 from cogs.phom import PhomUI
 from cogs.tusac import TuSacUI
 from rendering import BACK
-from rendering.table_picture import TablePicture, render_table_picture
+from rendering.table_picture import TablePicture, render_table_picture, table_picture_image
+from tests.uploads import assert_close_upload
 
 UIS = {"phom": PhomUI, "chan": ChanUI, "tusac": TuSacUI}
 NAMES = ["Lan", "🤖 AI 1", "Đức", "Hòa 🌸"]
@@ -116,8 +117,10 @@ def test_pictures_of_a_whole_game(game, players, seed, ai):
     assert empty.card is None and empty.caption.startswith("0 cards")
     middle = rendered[len(rendered) // 2]
     for picture in (rendered[0], middle, rendered[-1]):
-        image = Image.open(io.BytesIO(render_table_picture(picture)))
-        assert image.format == "PNG" and image.width <= 1100 and image.height < 1300
+        png = render_table_picture(picture)
+        image = assert_close_upload(png, table_picture_image(picture))  # a palette PNG, nearly the drawing
+        assert image.width <= 1100 and image.height < 1300
+        assert len(png) < 72_000, len(png)  # the fullest: Tứ Sắc at 4 at the end of a game, 59 KB
 
 
 @pytest.mark.parametrize("game", UIS)
