@@ -80,7 +80,7 @@ class EndFlow(ServiceCore):
         with i18n.language(table.language):
             embed = messages.result_embed(table, ui, outcome, names)
             kwargs: dict[str, Any] = {"embed": embed, "view": messages.table_view(table, rematch=True)}
-            rows = ui.result_rows(table.state.view(None), names)
+            rows = ui.result_rows(table.state.view(None), table.raw_names())
             title = _("{game} · table #{table} · game {number}").format(game=ui.game.title, table=table.id,
                                                                          number=table.game_no)
         try:

@@ -214,7 +214,7 @@ class LobbyFlow(ServiceCore):
         table.hand_messages.clear()
         table.dm_closed.clear()
         table.log.append(_("Game {number} dealt; {player} opens.").format(number=table.game_no,
-                                                                           player=table.seats[0].name))
+                                                                           player=table.names()[0]))
         if lobby_message is not None and table.thread_id is None:
             table.thread_id = await self._open_thread(table, lobby_message)
         channel = self._channel(table.play_channel_id)

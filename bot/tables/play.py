@@ -281,7 +281,7 @@ class PlayFlow(ServiceCore):
         (caller holds the lock); timeouts in a row mark him away."""
         seat = table.state.to_act[0]
         table.timeouts[seat] = table.timeouts.get(seat, 0) + 1
-        name = table.seats[seat].name
+        name = table.names()[seat]
         with i18n.language(table.language):
             table.log.append("⏰ " + _("{player} ran out of time; the AI played.").format(player=name))
             if table.timeouts[seat] >= self.config.away_after_timeouts:
@@ -418,9 +418,9 @@ class PlayFlow(ServiceCore):
             if seat not in self._humans_in_match(table):
                 raise Refused(_("You are out of the match; the others play on."))
             table.ready.add(seat)
-            waiting = [table.seats[s].name for s in self._humans_in_match(table) if s not in table.ready]
+            waiting = [table.names()[s] for s in self._humans_in_match(table) if s not in table.ready]
             if self._deciding(table):
-                who = ", ".join(table.seats[s].name for s in table.state.to_act)
+                who = ", ".join(table.names()[s] for s in table.state.to_act)
                 text = _("Ready. The next round starts once {players} has decided.").format(players=who)
             elif waiting:
                 text = _("Ready. Waiting for {players} (or {when}).").format(
@@ -455,7 +455,7 @@ class PlayFlow(ServiceCore):
             kwargs: dict[str, Any] = {"embed": embed}
             if last and self._between_rounds(table) and not table.state.is_over:
                 kwargs["view"] = messages.next_round_view(table)
-            rows = ui.round_rows(view, names, index)
+            rows = ui.round_rows(view, table.raw_names(), index)
             title = _("{game} · table #{table} · round {round}").format(game=ui.game.title, table=table.id,
                                                                          round=index + 1)
         try:
