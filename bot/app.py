@@ -37,7 +37,10 @@ class ChieuBot(commands.Bot):
         # comes with its interaction, and thousands of cached messages would only lengthen
         # every garbage collection.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, max_messages=None)
+                         help_command=None, max_messages=None,
+                         # A name or a phrase in a message never pings: a message that means to
+                         # ping someone says so (the notice of closed DMs names its player).
+                         allowed_mentions=discord.AllowedMentions.none())
         self.config = config
         self._frozen = False
 

@@ -13,6 +13,7 @@ from bot import i18n, ledger
 from bot.games import REGISTRY
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.messages import COLOUR, chips
+from bot.tables.names import safe_name
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=name) for name, game in REGISTRY.items()]
 PERIOD_CHOICES = [app_commands.Choice(name=C_("choice", "week"), value="week"),
@@ -45,7 +46,8 @@ class Stats(commands.Cog):
         user = user or interaction.user
         result = await ledger.balance(self.bot.db, interaction.guild_id, user.id)
         with i18n.language(await self.bot.tables.language_of(interaction)):
-            text = f"**{user.display_name}**: **{chips(result.chips, signed=True)}** · {games_text(result.games, result.wins)}"
+            text = (f"**{safe_name(user.display_name)}**: **{chips(result.chips, signed=True)}** · "
+                    f"{games_text(result.games, result.wins)}")
             if result.ga:
                 text += f" · {i18n.number(result.ga, signed=True)} gà"
             await interaction.response.send_message(f"{text}\n-# {_(FOOTER)}")
@@ -64,7 +66,8 @@ class Stats(commands.Cog):
             embed = discord.Embed(title=title, colour=COLOUR)
             lines = []
             for i, row in enumerate(rows, start=1):
-                line = f"**{i}. {row.name}** — {chips(row.chips, signed=True)} · {games_text(row.games, row.wins)}"
+                line = (f"**{i}. {safe_name(row.name)}** — {chips(row.chips, signed=True)} · "
+                        f"{games_text(row.games, row.wins)}")
                 if row.rounds:
                     line += " " + ngettext("({n} round in matches)", "({n} rounds in matches)",
                                            row.rounds).format(n=row.rounds)
@@ -82,7 +85,8 @@ class Stats(commands.Cog):
         user = user or interaction.user
         items = await ledger.history(self.bot.db, interaction.guild_id, user.id)
         with i18n.language(await self.bot.tables.language_of(interaction)):
-            embed = discord.Embed(title=_("Last games of {player}").format(player=user.display_name), colour=COLOUR)
+            embed = discord.Embed(title=_("Last games of {player}").format(player=safe_name(user.display_name)),
+                                  colour=COLOUR)
             lines = []
             for item in items:
                 ui = self.bot.tables.uis.get(item.game)

@@ -253,7 +253,7 @@ class LobbyFlow(ShowFlow):
         for collection in (table.ready, table.log, table.selection, table.picks, table.timeouts, table.dm_closed):
             collection.clear()
         table.log.append(_("Game {number} dealt; {player} opens.").format(number=table.game_no,
-                                                                           player=table.seats[0].name))
+                                                                           player=table.names()[0]))
         # the outbox posts the table and the hands; a person's clock starts once he sees his hand
         presenter = self.presenter(table)
         for key in [k for k in presenter.slots if k.startswith(("hand:", "table"))]:

@@ -16,15 +16,17 @@ from bot.i18n import _, ngettext, number, pgettext
 from .adapter import GameUI, HandImage, Selection
 from .controls import ControlId, button, select
 from .model import Table
+from .names import safe_name
 
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
 
 
 def seat_label(table: Table, index: int) -> str:
     seat = table.seats[index]
+    name = safe_name(seat.name)
     if seat.is_ai:
-        return f"🤖 {seat.name}"
-    return f"💤 {seat.name}" if seat.away else seat.name
+        return f"🤖 {name}"
+    return f"💤 {name}" if seat.away else name
 
 
 def chips(amount: int, *, signed: bool = False) -> str:
@@ -115,7 +117,7 @@ def table_view(table: Table, *, rematch: bool = False) -> discord.ui.View:
 def table_picture(table: Table, ui: GameUI) -> Any:
     """The game's picture of the public table (a :class:`rendering.table_picture.TablePicture`),
     or None for a game that shows none."""
-    return ui.table_picture(table.state.view(None), table.names(), table)
+    return ui.table_picture(table.state.view(None), table.raw_names(), table)
 
 
 async def table_png_bytes(picture: Any) -> bytes:

@@ -7,6 +7,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from .names import safe_name
+
 
 @dataclass
 class Seat:
@@ -105,6 +107,11 @@ class Table:
         return None
 
     def names(self) -> list[str]:
+        """The seats' names for message text and embeds (escaped: see :func:`safe_name`)."""
+        return [safe_name(seat.name) for seat in self.seats]
+
+    def raw_names(self) -> list[str]:
+        """The seats' names as chosen, for the pictures (drawn as text, never parsed)."""
         return [seat.name for seat in self.seats]
 
     def rounds_done(self) -> int:

@@ -278,7 +278,7 @@ class PlayFlow(ShowFlow):
         move is saved."""
         seat = table.state.to_act[0]
         timeouts = table.timeouts.get(seat, 0) + 1
-        name = table.seats[seat].name
+        name = table.names()[seat]
         away = timeouts >= self.config.away_after_timeouts
         if away and not table.seats[seat].away:
             seats = table.seats_json()
@@ -380,9 +380,9 @@ class PlayFlow(ShowFlow):
             if seat not in self._humans_in_match(table):
                 raise Refused(_("You are out of the match; the others play on."))
             table.ready.add(seat)
-            waiting = [table.seats[s].name for s in self._humans_in_match(table) if s not in table.ready]
+            waiting = [table.names()[s] for s in self._humans_in_match(table) if s not in table.ready]
             if self._deciding(table):
-                who = ", ".join(table.seats[s].name for s in table.state.to_act)
+                who = ", ".join(table.names()[s] for s in table.state.to_act)
                 text = _("Ready. The next round starts once {players} has decided.").format(players=who)
             elif waiting:
                 text = _("Ready. Waiting for {players} (or {when}).").format(

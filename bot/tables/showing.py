@@ -245,7 +245,7 @@ class ShowFlow(ServiceCore):
         with i18n.language(table.language):
             embed = messages.round_embed(played, ui, view, names, index)
             controls = messages.next_round_view(table) if live else None
-            rows = ui.round_rows(view, names, index)
+            rows = ui.round_rows(view, played.raw_names(), index)
             title = _("{game} · table #{table} · round {round}").format(game=ui.game.title, table=table.id,
                                                                          round=index + 1)
         return await _rows_draft(("round", played.game_id, index), embed, controls, rows, title, ui.deck,
@@ -261,7 +261,7 @@ class ShowFlow(ServiceCore):
             with i18n.language(table.language):
                 embed = messages.result_embed(played, ui, outcome, names)
                 controls = messages.table_view(table, rematch=True)
-                rows = ui.result_rows(state.view(None), names)
+                rows = ui.result_rows(state.view(None), played.raw_names())
                 title = _("{game} · table #{table} · game {number}").format(game=ui.game.title, table=table.id,
                                                                              number=played.game_no)
             return await _rows_draft(("result", game_id), embed, controls, rows, title, ui.deck, "result.png")
