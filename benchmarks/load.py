@@ -57,7 +57,6 @@ sys.path.insert(0, str(ROOT))
 os.environ.pop("DISCORD_TOKEN", None)
 os.environ["CHIEU_CONFIG"] = str(ROOT / "tests" / "empty_config.toml")
 
-
 import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch)
 from simcord import Env  # noqa: E402
 from simcord.http import router  # noqa: E402
