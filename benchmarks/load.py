@@ -1,19 +1,37 @@
-"""Many tables on one bot: latency, event-loop stalls, GC pauses and Discord REST calls per click.
+"""Many tables on one bot: Discord REST calls against the global rate limit, uploads, latency, stalls.
 
-    python -m benchmarks.load [--tables 100] [--think 5] [--seconds 60] [--seed 1] [--profile FILE] [--text-only]
+    python -m benchmarks.load [--tables 100] [--humans 1|4] [--game phom|chan|tusac|chinchon|concan|all]
+                              [--ai-delay SECONDS] [--think 5] [--seconds 60] [--seed 1]
+                              [--profile FILE] [--text-only]
 
-N Phỏm tables share one bot in one SimCord environment, each with 1 human and 3 AI seats (AI
-delay 0). Every human behaves like a user: after an exponential think time (mean ``--think``
-seconds) he clicks **Quick Select**, thinks again and clicks the move button it enabled; when
-his game ends he clicks **Rematch** and **Start**. Clicks are emitted straight into the
-simulated gateway, so nothing waits for the simulator to settle while measuring: the humans
-click concurrently, as on a real server.
+N tables share one bot in one SimCord environment, each with 1 person and 3 AI seats
+(``--humans 1``, the default) or 4 people (``--humans 4``), all of one game or, with
+``--game all``, spread over the five games. The bot runs with the default configuration: the
+AI seats wait ``ai_delay_seconds`` (1 s) before each move, in wall-clock time (``--ai-delay 0``
+for the coalesced bursts of the tests); only the turn timers are set beyond the run.
 
-Printed: click-to-done latency (from the click until the bot has finished handling it: its answer,
-message edits and any refusal have reached Discord) p50/p95/p99/max; the longest event-loop stall (gap of a 1 ms
-heartbeat) and its p99; garbage-collector pauses per generation; process CPU per click; Discord
-REST calls per human click, by route; games settled; and, after the clicks stop and the bot
-drains, tables stuck (game over but not finished) and games over but unsettled — both must be 0.
+Every person behaves like a user: after an exponential think time (mean ``--think`` seconds)
+he clicks **Quick Select**, thinks again and clicks the move button it lit (a hand without Quick
+Select, e.g. Chinchón's draw or buy-back, gets the lit move at once); he clicks **Next round**
+on a round's result, and when his game ends the host clicks **Rematch** and **Start**. Clicks are
+emitted straight into the simulated gateway, so nothing waits for the simulator to settle
+while measuring: the people click concurrently, as on a real server.
+
+Every REST call goes through SimCord's ``router.dispatch`` and is counted by route, as
+**globally limited** (posts, edits and deletes of channel and DM messages, threads, DM
+channels: everything Discord counts against the 50 requests/s of a bot token) or
+**interaction** traffic (``POST /interactions/:id/:token/callback`` and the interaction webhook
+``/webhooks/:id/:token/...``, limited per interaction, not globally). Uploaded attachments are
+measured too. A *human move* is a click on a move button (not Quick Select, Next round,
+Rematch or Start).
+
+Printed: globally limited calls per table-minute and per human move, interaction calls apart,
+KB uploaded per human move, the tables one token can carry at 100 % and 80 % of 50 calls/s,
+click-to-done latency (from the click until the bot has finished handling it: its answer,
+message edits and any refusal have reached Discord) p50/p95/p99/max, the AI pauses as they
+really lasted, the longest event-loop stall (gap of a 1 ms heartbeat), garbage-collector
+pauses, process CPU, the routes, games settled; and, after the clicks stop and the bot has
+drained, tables stuck (game over but not finished) and games over but unsettled — both must be 0.
 ``--text-only`` runs the tables without their picture: the difference is what the pictures cost.
 """
 
@@ -26,54 +44,93 @@ import cProfile
 import gc
 import os
 import random
-import re
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.pop("DISCORD_TOKEN", None)
 os.environ["CHIEU_CONFIG"] = str(ROOT / "tests" / "empty_config.toml")
 
-import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch, used while setting up)
+import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch)
 from simcord import Env  # noqa: E402
 from simcord.http import router  # noqa: E402
 
+from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_per_token, upload_size  # noqa: E402
 from bot.app import create_bot  # noqa: E402
-from bot.config import load  # noqa: E402
-from tests.simhelpers import Players, buttons, dm, emit_component, enabled, play_channel  # noqa: E402
+from bot.config import Config, load  # noqa: E402
+from tests.simhelpers import Players, buttons, dm, emit_component, play_channel  # noqa: E402
 
-MOVES = ("Eat", "Show", "Discard", "Draw")
-_ID = re.compile(r"/\d{6,}")
-_TOKEN = re.compile(r"/(interactions|webhooks)/(\d+|:id)/[^/]+")
+GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
+# Buttons that prepare a move or change the view, never a move themselves.
+HELPERS = frozenset({"Quick Select", "Find Trash", "Auto-arrange", "I'm back", "My hand"})
+# Buttons of the table's messages, not of a hand.
+TABLE_BUTTONS = frozenset({"Next round", "Rematch", "Start", "Join", "Add AI", "Leave", "Cancel"})
+# Among several lit moves, the one a person most likely means (a meld, an eat or a win before a
+# discard, before drawing or passing): by Discord button style.
+STYLE_ORDER = {"success": 0, "danger": 1, "primary": 2, "secondary": 3}
+CLICK_TIMEOUT = 15.0
 
 
-def route(path: str) -> str:
-    """``/channels/123/messages/456`` -> ``/channels/:id/messages/:id``; tokens hidden."""
-    path = _ID.sub("/:id", path)
-    return _TOKEN.sub(lambda m: f"/{m.group(1)}/:id/:token", path)
+def lit_moves(message) -> list:
+    """The enabled move buttons of a hand message, the likeliest first (links and helpers left out)."""
+    if message is None:
+        return []
+    found = [b for label, b in buttons(message).items()
+             if not b.disabled and not b.url and label not in HELPERS and label not in TABLE_BUTTONS]
+    return sorted(found, key=lambda b: STYLE_ORDER.get(_style(b), 9))
+
+
+def _style(button) -> str:
+    style = getattr(button, "style", None)
+    return getattr(style, "name", str(style))
+
+
+def lit(message, label: str) -> bool:
+    if message is None:
+        return False
+    button = buttons(message).get(label)
+    return button is not None and not button.disabled
 
 
 class RestCounter:
-    """Counts every REST call by route; resolves a click when the bot has finished handling it
-    (its answer, edits and any refusal have all reached Discord)."""
+    """Counts every REST call by route and kind, and the bytes it uploads; resolves a click
+    when the bot has finished handling it (its answer, edits and any refusal have all reached
+    Discord)."""
 
     def __init__(self, bot) -> None:
         self.bot = bot
         self.calls: Counter[str] = Counter()
+        self.uploads: Counter[str] = Counter()  # route -> bytes
+        self.kinds: dict[str, str] = {}
+        self.private_answers = 0  # ephemeral answers: refusals, "everyone is ready"…
+        self.refusals: Counter[str] = Counter()
         self.counting = False
+        self.last_call = time.perf_counter()
         self.waiting: dict[str, asyncio.Future] = {}
         self._original = router.dispatch
         self._handle = bot.tables.handle
 
     def install(self) -> None:
         def dispatch(backend, method, path, **kwargs):
+            self.last_call = time.perf_counter()
             if self.counting:
-                self.calls[f"{method} {route(path)}"] += 1
+                name = f"{method} {route(path)}"
+                self.calls[name] += 1
+                self.kinds[name] = classify(method, path)
+                size = upload_size(kwargs.get("files"))
+                if size:
+                    self.uploads[name] += size
+                body = kwargs.get("json")
+                if isinstance(body, dict) and body.get("type") == 4 and \
+                        int((body.get("data") or {}).get("flags") or 0) & 64:
+                    self.private_answers += 1
+                    self.refusals[str(body["data"].get("content") or "")[:70]] += 1
             return self._original(backend, method, path, **kwargs)
 
         async def handle(interaction, control, values):
@@ -90,6 +147,46 @@ class RestCounter:
     def uninstall(self) -> None:
         router.dispatch = self._original
         self.bot.tables.handle = self._handle
+
+    def total(self, kind: str) -> int:
+        return sum(n for name, n in self.calls.items() if self.kinds[name] == kind)
+
+    def uploaded(self, kind: str) -> int:
+        return sum(n for name, n in self.uploads.items() if self.kinds[name] == kind)
+
+
+class AiPauses:
+    """How long the AI's pauses really lasted: the table service's module sees an ``asyncio``
+    whose ``sleep`` is timed when it is asked for the AI delay."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.lasted = array("d")
+        self._module = None
+
+    def install(self) -> None:
+        if not self.delay:
+            return
+        from bot.tables import play
+
+        real_sleep, delay, lasted = asyncio.sleep, self.delay, self.lasted
+
+        async def sleep(seconds, result=None):
+            if seconds != delay:
+                return await real_sleep(seconds, result)
+            start = time.perf_counter()
+            try:
+                return await real_sleep(seconds, result)
+            finally:
+                lasted.append(time.perf_counter() - start)
+
+        self._module = play
+        names = {name: getattr(asyncio, name) for name in dir(asyncio) if not name.startswith("__")}
+        play.asyncio = SimpleNamespace(**{**names, "sleep": sleep})
+
+    def uninstall(self) -> None:
+        if self._module is not None:
+            self._module.asyncio = asyncio
 
 
 class Heartbeat:
@@ -127,115 +224,194 @@ class GcPauses:
 
 
 class Human:
-    def __init__(self, env, players: Players, rng: random.Random, rest: RestCounter, think: float) -> None:
-        self.env, self.players, self.rng, self.rest, self.think = env, players, rng, rest, think
-        self.member = players.members[0]
-        self.latencies: list[float] = []
-        self.games = 0
+    """One person at a table (``host``: the one who opened it, who starts rematches)."""
 
-    async def click(self, message, label: str) -> None:
+    def __init__(self, env, players: Players, member, host: bool, rng: random.Random, rest: RestCounter,
+                 think: float) -> None:
+        self.env, self.players, self.member, self.host = env, players, member, host
+        self.rng, self.rest, self.think = rng, rest, think
+        self.latencies: list[float] = []
+        self.move_latencies: list[float] = []
+        self.clicks: Counter[str] = Counter()  # quick, move, next, rematch, start, back
+        self.unanswered = 0
+        self.games = 0
+        self._next_clicked: set[int] = set()
+
+    async def click(self, message, button, kind: str) -> None:
         loop = asyncio.get_running_loop()
-        custom_id = buttons(message)[label].custom_id
         start = time.perf_counter()
-        record = emit_component(self.env, self.member.user, message, custom_id)
+        record = emit_component(self.env, self.member.user, message, button.custom_id)
         future = loop.create_future()
         self.rest.waiting[record.token] = future
         try:
-            done = await asyncio.wait_for(future, 10)
+            done = await asyncio.wait_for(future, CLICK_TIMEOUT)
         except asyncio.TimeoutError:
             self.rest.waiting.pop(record.token, None)
             done = time.perf_counter()
-            print(f"  a {label} click was not answered within 10 s", file=sys.stderr)
+            self.unanswered += 1
+            print(f"  a {button.label} click was not answered within {CLICK_TIMEOUT:.0f} s", file=sys.stderr)
         self.latencies.append(done - start)
+        if kind == "move":
+            self.move_latencies.append(done - start)
+        self.clicks[kind] += 1
 
-    async def pause(self) -> None:
-        await asyncio.sleep(self.rng.expovariate(1 / self.think))
+    async def pause(self, until: float = float("inf")) -> None:
+        """Think (never past the end of the run)."""
+        await asyncio.sleep(max(0.0, min(self.rng.expovariate(1 / self.think), until - time.perf_counter())))
 
     async def run(self, until: float) -> None:
         while time.perf_counter() < until:
-            await self.pause()
+            await self.pause(until)
             if time.perf_counter() >= until:
                 return
-            table_message = play_channel(self.players).last_message
-            if table_message is not None and "Rematch" in buttons(table_message):
+            await self.act(until)
+
+    async def act(self, until: float) -> None:
+        last = play_channel(self.players).last_message
+        if self.host and lit(last, "Start"):  # a rematch lobby not started yet
+            return await self.click(last, buttons(last)["Start"], "start")
+        if last is not None and lit(last, "Rematch"):
+            if self.host:
                 self.games += 1
-                await self.click(table_message, "Rematch")
-                await asyncio.sleep(0.05)
+                await self.click(last, buttons(last)["Rematch"], "rematch")
+                await self.pause(until)
+                if time.perf_counter() >= until:
+                    return
                 lobby = play_channel(self.players).last_message
-                if "Start" in enabled(lobby):
-                    await self.click(lobby, "Start")
-                continue
-            hand = dm(self.member)
-            if hand is None or "Quick Select" not in enabled(hand):
-                continue  # not his turn yet
-            await self.click(hand, "Quick Select")
-            await self.pause()
-            hand = dm(self.member)
-            move = next((label for label in MOVES if label in enabled(hand)), None)
-            if move is not None:
-                await self.click(hand, move)
+                if lit(lobby, "Start"):
+                    await self.click(lobby, buttons(lobby)["Start"], "start")
+            return
+        hand = dm(self.member)
+        if hand is not None:
+            if lit(hand, "I'm back"):
+                return await self.click(hand, buttons(hand)["I'm back"], "back")
+            if lit(hand, "Quick Select"):
+                await self.click(hand, buttons(hand)["Quick Select"], "quick")
+                await self.pause(until)
+                if time.perf_counter() >= until:
+                    return
+                hand = dm(self.member)
+            moves = lit_moves(hand)
+            if moves:
+                return await self.click(hand, moves[0], "move")
+        if last is not None and last.id not in self._next_clicked and lit(last, "Next round"):
+            self._next_clicked.add(last.id)
+            await self.click(last, buttons(last)["Next round"], "next")
 
 
-async def main(tables: int, think: float, seconds: float, seed: int, profile: str | None = None) -> None:
-    rng = random.Random(seed)
+async def open_table(env, players: Players, game: str, humans: int):
+    """The lobby of ``/<game> new``, everyone seated and AI seats filled: its Start button."""
+    host = players.members[0]
+    await host.slash(players.channel, f"{game} new", seats=4, turn_seconds=600)
+    for member in players.members[1:]:
+        await member.click(players.channel.last_message, label="Join")
+    for _ in range(4 - humans):
+        await host.click(players.channel.last_message, label="Add AI")
+    return players.channel.last_message
+
+
+def winding_up(table) -> bool:
+    """The table has work in flight: a move being applied, a refresh, a settlement, a game
+    over whose table has not finished yet."""
+    if table.lock.locked() or table.finishing:
+        return True
+    if table.refresher is not None and not table.refresher.done():
+        return True
+    return table.status == "playing" and table.state is not None and table.state.is_over
+
+
+def ai_to_move(table) -> bool:
+    """An AI seat (or the AI standing in for someone) moves next, without anyone clicking."""
+    state = table.state
+    return table.status == "playing" and state is not None and not state.is_over and \
+        any(table.seats[seat].auto for seat in state.to_act)
+
+
+async def drain(bot, rest: RestCounter, limit: float) -> tuple[float, int]:
+    """Wait until no table has work in flight or an AI seat to move and no REST call came for
+    half a second, at most ``limit`` seconds (AI seats may play on for ever once every person
+    is out of a match); then, however long it takes, until no table is winding up a move or a
+    game. Returns the time it took and the tables where AI seats still play."""
+    start = time.perf_counter()
+    while True:
+        await asyncio.sleep(0.1)
+        tables = list(bot.tables.tables.values())
+        if time.perf_counter() - start < limit + 60 and (
+                any(winding_up(table) for table in tables) or time.perf_counter() - rest.last_call < 0.5):
+            continue  # (a minute more at most: then what is still winding up counts as stuck)
+        playing_on = sum(ai_to_move(table) for table in tables)
+        if not playing_on or time.perf_counter() - start >= limit:
+            return time.perf_counter() - start, playing_on
+
+
+async def main(args) -> None:
+    rng = random.Random(args.seed)
+    games = GAMES if args.game == "all" else (args.game,)
+    overrides = {} if args.ai_delay is None else {"ai_delay_seconds": args.ai_delay}
     with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(load(database=str(Path(tmp) / "load.sqlite3"), ai_delay_seconds=0,
-                              max_tables_per_channel=tables))
-        env = Env(bot)
+        config = load(database=str(Path(tmp) / "load.sqlite3"), **overrides)
+        bot = create_bot(config)
+        if args.text_only:
+            from bot.tables.adapter import GameUI
+            for ui in bot.tables.uis.values():
+                type(ui).table_picture = GameUI.table_picture
+        # The AI pauses fire by SimCord's wall-clock fallback; under load its settling may
+        # take longer than the default 5 s before it moves the virtual clock.
+        env = Env(bot, settle_timeout=60)
         await env.start()
         rest = RestCounter(bot)
         rest.install()
+        ai_pauses = AiPauses(config.ai_delay_seconds)
         try:
-            print(f"setting up {tables} tables…", file=sys.stderr)
-            humans = []
-            servers = [Players(env, 1, names=(f"player{number}",)) for number in range(tables)]
+            print(f"setting up {args.tables} tables…", file=sys.stderr)
+            servers = [Players(env, args.humans, names=tuple(f"t{number}p{i}" for i in range(args.humans)))
+                       for number in range(args.tables)]
             await env.settle()
             # In production the servers, channels and members are in discord.py's cache before
             # the bot is ready, and the bot freezes them out of garbage collection then; here
             # the simulated world arrives after ready, so it is frozen once it exists.
             gc.collect()
             gc.freeze()
-            for players in servers:
-                member = players.members[0]
-                # The simulator's clock is virtual (it moves when a test advances it), so turn
-                # timers are set beyond the run: only clicks and AI seats move the tables.
-                await member.slash(players.channel, "phom new", turn_seconds=600)
-                for _ in range(3):
-                    await member.click(players.channel.last_message, label="Add AI")
-                await member.click(players.channel.last_message, label="Start")
-                humans.append(Human(env, players, random.Random(rng.random()), rest, think))
-            await env.settle()
+            table_games = [games[number % len(games)] for number in range(args.tables)]
+            lobbies = [await open_table(env, players, game, args.humans)
+                       for players, game in zip(servers, table_games)]
+            humans = [Human(env, players, member, index == 0, random.Random(rng.random()), rest, args.think)
+                      for players in servers for index, member in enumerate(players.members)]
+            ai_pauses.install()
+            # Start every table at once, without settling: the AI seats pause in real time.
+            starters = [Human(env, players, players.members[0], True, rng, rest, args.think) for players in servers]
+            await asyncio.gather(*(starter.click(lobby, buttons(lobby)["Start"], "start")
+                                   for starter, lobby in zip(starters, lobbies)))
             settled_before = await settled_count(bot)
 
             gc_pauses = GcPauses()
             gc.callbacks.append(gc_pauses.callback)
             beat, stop = Heartbeat(env.backend), asyncio.Event()
             ticking = asyncio.create_task(beat.run(stop))
+            errors_before = len(env.errors)
             rest.counting = True
-            profiler = cProfile.Profile() if profile else None
+            profiler = cProfile.Profile() if args.profile else None
             cpu0, wall0 = time.process_time(), time.perf_counter()
-            until = wall0 + seconds
-            print(f"measuring for {seconds:.0f} s…", file=sys.stderr)
+            until = wall0 + args.seconds
+            print(f"measuring for {args.seconds:.0f} s…", file=sys.stderr)
             if profiler is not None:
                 profiler.enable()  # the measured window only, not the setting up
             await asyncio.gather(*(human.run(until) for human in humans))
             if profiler is not None:
                 profiler.disable()
-                profiler.dump_stats(profile)
+                profiler.dump_stats(args.profile)
             cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
             rest.counting = False
             stop.set()
             await ticking
             gc.callbacks.remove(gc_pauses.callback)
 
-            for _ in range(50):  # let every table finish what it started
-                await asyncio.sleep(0.1)
-                if not bot.tables._tasks or all(t.get_name().startswith(("timer-", "lobby-"))
-                                                for t in bot.tables._tasks):
-                    break
-            report(humans, rest, beat, gc_pauses, cpu, wall, tables, think,
-                   await settled_count(bot) - settled_before, await stuck_and_unsettled(bot))
+            drained = await drain(bot, rest, limit=10 + 4 * config.ai_delay_seconds)
+            errors = env.errors[errors_before:]
+            report(args, config, humans, rest, ai_pauses, beat, gc_pauses, cpu, wall,
+                   await settled_count(bot) - settled_before, await stuck_and_unsettled(bot), drained, errors)
         finally:
+            ai_pauses.uninstall()
             rest.uninstall()
             await env.shutdown()
             await bot.release()
@@ -255,19 +431,61 @@ async def stuck_and_unsettled(bot) -> tuple[int, int]:
     return stuck, unsettled
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values, q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
-def report(humans, rest, beat, gc_pauses, cpu, wall, tables, think, settled, stuck_unsettled) -> None:
+def report(args, config: Config, humans, rest, ai_pauses, beat, gc_pauses, cpu, wall, settled,
+           stuck_unsettled, drained, errors) -> None:
     latencies = [x * 1000 for h in humans for x in h.latencies]
-    clicks = len(latencies)
-    print(f"\n{tables} tables (1 human + 3 AI, Phỏm), think {think} s, {wall:.0f} s measured, "
-          f"{clicks} human clicks ({clicks / wall:.1f}/s)")
-    if clicks:
+    move_latencies = [x * 1000 for h in humans for x in h.move_latencies]
+    clicks = Counter()
+    for h in humans:
+        clicks.update(h.clicks)
+    moves = clicks["move"]
+    per_move = 1 / max(moves, 1)
+    table_minutes = args.tables * wall / 60
+    game = "five games" if args.game == "all" else args.game
+    seats = "1 person + 3 AI" if args.humans == 1 else f"{args.humans} people" + \
+        (f" + {4 - args.humans} AI" if args.humans < 4 else "")
+    print(f"\n{args.tables} tables ({seats}, {game}{', text only' if args.text_only else ''}), "
+          f"AI delay {config.ai_delay_seconds:g} s, think {args.think:g} s, {wall:.0f} s measured "
+          f"({table_minutes:.1f} table-minutes)")
+    print(f"human clicks: {sum(clicks.values())} ({sum(clicks.values()) / wall:.1f}/s): {moves} moves, "
+          f"{clicks['quick']} Quick Select, {clicks['next']} Next round, {clicks['rematch']} Rematch, "
+          f"{clicks['start']} Start; private (ephemeral) answers {rest.private_answers}")
+
+    global_calls, interaction_calls = rest.total(GLOBAL), rest.total(INTERACTION)
+    global_per_table_minute = global_calls / max(table_minutes, 1e-9)
+    print(f"globally limited REST calls: {global_per_table_minute:.1f} per table-minute, "
+          f"{global_calls * per_move:.2f} per human move ({global_calls} calls, {global_calls / wall:.1f}/s "
+          f"for the whole bot)")
+    print(f"interaction calls (not globally limited): {interaction_calls / max(table_minutes, 1e-9):.1f} per "
+          f"table-minute, {interaction_calls * per_move:.2f} per human move ({interaction_calls} calls)")
+    print(f"tables one token can carry: {tables_per_token(global_per_table_minute):.0f} at 50 calls/s, "
+          f"{tables_per_token(global_per_table_minute, 0.8):.0f} at 80 % (40/s)")
+    up_global, up_interaction = rest.uploaded(GLOBAL) / 1024, rest.uploaded(INTERACTION) / 1024
+    print(f"KB uploaded per human move: {(up_global + up_interaction) * per_move:.0f} "
+          f"(globally limited calls {up_global * per_move:.0f}, interaction calls {up_interaction * per_move:.0f}); "
+          f"{(up_global + up_interaction) / 1024 / wall:.2f} MB/s for the whole bot")
+
+    if latencies:
         print(f"click-to-done ms: p50 {statistics.median(latencies):.1f}  p95 {percentile(latencies, .95):.1f}"
-              f"  p99 {percentile(latencies, .99):.1f}  max {max(latencies):.1f}")
+              f"  p99 {percentile(latencies, .99):.1f}  max {max(latencies):.1f}"
+              + (f"  (moves: p50 {statistics.median(move_latencies):.1f}  p95 {percentile(move_latencies, .95):.1f}"
+                 f"  p99 {percentile(move_latencies, .99):.1f})" if move_latencies else ""))
+    unanswered = sum(h.unanswered for h in humans)
+    if unanswered:
+        print(f"clicks not answered within {CLICK_TIMEOUT:.0f} s: {unanswered}")
+    if ai_pauses.lasted:
+        lasted = list(ai_pauses.lasted)
+        print(f"AI pauses ({config.ai_delay_seconds:g} s asked, wall clock): {len(lasted)}, "
+              f"p50 {statistics.median(lasted):.2f} s  p95 {percentile(lasted, .95):.2f} s  max {max(lasted):.2f} s")
+        if statistics.median(lasted) > 1.2 * config.ai_delay_seconds:
+            print("WARNING: the simulator did not keep up (the AI pauses lasted longer than asked: SimCord settles "
+                  "all the bot's work before each wall-clock timer moves its clock); the tables played slower, so "
+                  "the per-minute figures and tables per token understate the load; per-move figures stand")
     gaps = [g * 1000 for g in beat.gaps]
     print(f"event-loop stall ms (1 ms heartbeat): max {max(gaps):.1f}  p99 {percentile(gaps, .99):.1f}  "
           f"gaps > 50 ms: {sum(g > 50 for g in gaps)}")
@@ -276,30 +494,39 @@ def report(humans, rest, beat, gc_pauses, cpu, wall, tables, think, settled, stu
             print(f"gc gen {generation}: {len(pauses)} collections, max {max(pauses) * 1000:.1f} ms, "
                   f"total {sum(pauses) * 1000:.0f} ms")
     print(f"process CPU: {cpu:.1f} s ({cpu / wall * 100:.0f}% of one core), "
-          f"{cpu / max(clicks, 1) * 1000:.1f} ms per click")
-    total = sum(rest.calls.values())
-    print(f"Discord REST calls per human click: {total / max(clicks, 1):.2f} ({total} calls, "
-          f"{total / wall:.1f}/s for the whole bot)")
-    for name, count in rest.calls.most_common(8):
-        print(f"  {count / max(clicks, 1):5.2f}  {name}")
+          f"{cpu / max(sum(clicks.values()), 1) * 1000:.1f} ms per click")
+    print("routes: calls per human move · per table-minute · KB per human move  (G: globally limited, "
+          "I: interaction)")
+    for name, count in rest.calls.most_common(12):
+        kind = "G" if rest.kinds[name] == GLOBAL else "I"
+        print(f"  {kind} {count * per_move:5.2f} · {count / max(table_minutes, 1e-9):5.1f} · "
+              f"{rest.uploads[name] / 1024 * per_move:5.0f}  {name}")
     stuck, unsettled = stuck_unsettled
     print(f"games settled while measuring: {settled}; games played to the end by humans: "
           f"{sum(h.games for h in humans)}")
-    print(f"tables stuck: {stuck}; games over but unsettled: {unsettled}")
+    seconds, playing_on = drained
+    print(f"drained in {seconds:.1f} s" + (f" ({playing_on} tables where only AI seats still play)" if playing_on else "")
+          + f"; tables stuck: {stuck}; games over but unsettled: {unsettled}")
+    if rest.refusals:
+        print("private answers: " + "; ".join(f"{n}× {text!r}" for text, n in rest.refusals.most_common(4)))
+    if errors:
+        print(f"errors recorded by SimCord: {len(errors)}: " + "; ".join(
+            f"{type(e).__name__}: {str(e).splitlines()[0][:120]}" for e in errors[:3]))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--humans", type=int, choices=(1, 4), default=1,
+                        help="people per table: 1 (and 3 AI seats) or 4")
+    parser.add_argument("--game", choices=(*GAMES, "all"), default="phom",
+                        help="the game of every table; all: the tables spread over the five games")
+    parser.add_argument("--ai-delay", type=float, default=None,
+                        help="the AI's pause before a move, seconds (default: the config's, 1 s)")
     parser.add_argument("--think", type=float, default=5.0, help="mean think time before a click, seconds")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of the measured window to this file")
     parser.add_argument("--text-only", action="store_true",
                         help="tables without their picture (what the table picture costs, by difference)")
-    args = parser.parse_args()
-    if args.text_only:
-        from bot.tables.adapter import GameUI
-        from cogs.phom import PhomUI
-        PhomUI.table_picture = GameUI.table_picture
-    asyncio.run(main(args.tables, args.think, args.seconds, args.seed, args.profile))
+    asyncio.run(main(parser.parse_args()))
