@@ -311,11 +311,11 @@ async def open_table(env, players: Players, game: str, humans: int):
 
 
 def winding_up(table) -> bool:
-    """The table has work in flight: a move being applied, a refresh, a settlement, a game
-    over whose table has not finished yet."""
+    """The table has work in flight: a move being applied, a message its outbox has still to
+    show, a settlement, a game over whose table has not finished yet."""
     if table.lock.locked() or table.finishing:
         return True
-    if table.refresher is not None and not table.refresher.done():
+    if table.presenter is not None and table.presenter.pending():
         return True
     return table.status == "playing" and table.state is not None and table.state.is_over
 
