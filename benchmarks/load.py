@@ -378,10 +378,16 @@ async def main(args) -> None:
             humans = [Human(env, players, member, index == 0, random.Random(rng.random()), rest, args.think)
                       for players in servers for index, member in enumerate(players.members)]
             ai_pauses.install()
-            # Start every table at once, without settling: the AI seats pause in real time.
+            # Start the tables without settling (the AI seats pause in real time), a few a
+            # second as people would, not all in the same instant: a deal spends about four
+            # calls, and SimCord cannot move its clock while the bot's budget holds one back.
             starters = [Human(env, players, players.members[0], True, rng, rest, args.think) for players in servers]
-            await asyncio.gather(*(starter.click(lobby, buttons(lobby)["Start"], "start")
-                                   for starter, lobby in zip(starters, lobbies)))
+            starting = []
+            for starter, lobby in zip(starters, lobbies):
+                starting.append(asyncio.create_task(starter.click(lobby, buttons(lobby)["Start"], "start")))
+                await asyncio.sleep(6 / config.rest_calls_per_second)
+            await asyncio.gather(*starting)
+            await asyncio.sleep(2)  # the deals reach Discord; then the measured play begins
             settled_before = await settled_count(bot)
 
             gc_pauses = GcPauses()

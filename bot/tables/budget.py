@@ -22,14 +22,14 @@ class Budget:
         self.rate = rate
         self.burst = burst if burst is not None else max(1.0, rate)
         self._tokens = self.burst
-        self._stamp = time.monotonic()
+        self._stamp = time.perf_counter()
         self._waiting: deque[tuple[object, asyncio.Future[None]]] = deque()
         self._dispatcher: asyncio.Task | None = None
         self.spent = 0  # globally limited calls granted since start
         self.waited = 0  # of which had to wait for a token
 
     def _refill(self) -> None:
-        now = time.monotonic()
+        now = time.perf_counter()
         self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
         self._stamp = now
 

@@ -13,11 +13,11 @@ from bot.tables.outbox import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS, retry_dela
 
 async def test_calls_beyond_the_burst_wait_for_the_rate():
     budget = Budget(rate=200, burst=10)
-    start = time.monotonic()
+    start = time.perf_counter()
     stamps = []
     for _ in range(50):
         await budget.spend("table 1")
-        stamps.append(time.monotonic() - start)
+        stamps.append(time.perf_counter() - start)
     # 10 at once, then 40 more at 200/s: at least 0.2 s in all, and never ahead of the bucket
     assert stamps[9] < 0.05 and stamps[-1] >= 0.19
     for index, stamp in enumerate(stamps):
