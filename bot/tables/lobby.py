@@ -16,7 +16,7 @@ from . import messages
 from .commands import common_options
 from .core import Refused, log, now
 from .model import Seat, Table
-from .outbox import Draft, Slot
+from .outbox import Draft, Slot, retry_delay
 from .showing import POSTED, ShowFlow
 
 
@@ -125,14 +125,24 @@ class LobbyFlow(ShowFlow):
 
     async def _expire_lobby(self, table: Table) -> None:
         """Close a lobby nobody started in time, so that no one can hold a channel's seats forever."""
-        await asyncio.sleep(max(0.0, (table.lobby_expires_at or now()) - now()))
-        async with table.lock:
-            if table.status != "lobby" or table.lobby_expires_at is None or table.lobby_expires_at > now() + 0.5:
-                return
-            table.status = "cancelled"
-            table.lobby_timer = None
-            self.tables.pop(table.id, None)
-            await self._save_table(table, status="cancelled")
+        failures = 0
+        while True:
+            await asyncio.sleep(max(0.0, (table.lobby_expires_at or now()) - now()))
+            async with table.lock:
+                if table.status != "lobby" or table.lobby_expires_at is None or \
+                        table.lobby_expires_at > now() + 0.5:
+                    return
+                try:
+                    await self._save_table(table, status="cancelled")
+                except Exception:  # the database is locked or full: the lobby closes a little later
+                    failures += 1
+                    table.lobby_expires_at = now() + retry_delay(failures)
+                    log.exception("table %s: closing the expired lobby could not be saved", table.id)
+                    continue
+                table.status = "cancelled"
+                table.lobby_timer = None
+                self.tables.pop(table.id, None)
+                break
         minutes = max(1, round(self.config.lobby_timeout_seconds / 60))
         with i18n.language(table.language):
             table.lobby_note = ngettext("Expired: nobody started this table within {n} minute.",
@@ -188,6 +198,7 @@ class LobbyFlow(ShowFlow):
             try:
                 await self._save_table(table, seats=table.seats_json(), status=table.status, host_id=table.host_id)
                 if key == "start":
+                    await interaction.response.defer()  # the deal (a thread, SQLite) may take a moment
                     with i18n.language(table.language):
                         await self._start_game(table, interaction.message)
             except Exception:

@@ -204,7 +204,12 @@ class Presenter:
         # Supervised: whatever goes wrong with one message is logged and retried later; the
         # loop itself only ends when nothing is left to push.
         while not self.closed:
-            slot, wake = self._next()
+            try:
+                slot, wake = self._next()
+            except Exception:  # a slot that cannot say when it is due: never the end of the table
+                log.exception("%s: choosing the next message failed", self.name)
+                await asyncio.sleep(RETRY_FIRST_SECONDS)
+                continue
             if slot is None:
                 if wake is None:
                     return

@@ -289,7 +289,10 @@ class ShowFlow(ServiceCore):
         draft = await slot.build(slot)
         slot.answering += 1
         try:
-            await interaction.response.edit_message(embed=draft.embed, view=draft.view)
+            if interaction.response.is_done():  # acknowledged first (a deal may take a moment)
+                await interaction.edit_original_response(embed=draft.embed, view=draft.view)
+            else:
+                await interaction.response.edit_message(embed=draft.embed, view=draft.view)
         except discord.HTTPException:
             log.info("answering a lobby click of table %s failed; the outbox shows it", table.id)
             self.presenter(table).touch("lobby")
