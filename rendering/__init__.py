@@ -13,14 +13,25 @@ Decks: ``"french"`` (52 + ``JK``), ``"spanish"`` (48 + ``JK``, also Chinchón's 
 ``"tosom"`` (Chắn), ``"tusac"`` (Tứ Sắc). In the two decks with jokers, ``JK=5H`` / ``JK=7O``
 is a joker laid in a meld as that card (:mod:`rendering.joker`).
 
+Modules, each importing only those below it: fonts, shapes and text; sprites (the decks'
+modules, loaded by name, import it); encode (the palette PNG); compose; the layouts (hand,
+table, table_picture); palette_sample (the sheet each deck's palette is chosen from, handed
+to encode here).
+
 New decks: a module with a :class:`rendering.sprites.Deck` subclass, see
 :mod:`rendering.french` and ``rendering.sprites._DECK_MODULES``.
 """
 
+from . import encode, palette_sample
 from .encode import IMAGE_EXTENSION, IMAGE_FORMAT
+from .encode import warm_deck as warm_sprites  # every sprite of the deck, then its palette
 from .hand import render_hand, render_hand_async
-from .sprites import BACK, Deck, back_sprite, card_sprite, get_deck, register_deck, warm_sprites
+from .sprites import BACK, Deck, back_sprite, card_sprite, get_deck, register_deck
 from .table import render_rows, render_rows_async
+
+# The palette of each deck is chosen from a sheet drawn with the layouts, which encode their
+# pictures with rendering.encode: the package, above both, connects them.
+encode.set_sample_sheet(palette_sample.sample_sheet)
 
 __all__ = [
     "BACK",

@@ -239,16 +239,14 @@ def back_sprite(deck: str | Deck = "french") -> Image.Image:
 
 
 def warm_sprites(deck: str | Deck = "french") -> int:
-    """Draw every sprite of ``deck`` now (e.g. at bot start-up), and choose the deck's palette
-    (:func:`rendering.encode.deck_palette`). Returns how many sprites."""
-    from .encode import deck_palette  # encode draws sample pictures: it imports the layouts
-
+    """Draw every sprite of ``deck`` now. Returns how many sprites. ``rendering.warm_sprites``
+    (:func:`rendering.encode.warm_deck`, what the bot calls at start-up) also chooses the
+    deck's palette."""
     d = get_deck(deck)
     codes = d.codes()
     for code in codes:
         card_sprite(code, d)
     back_sprite(d)
-    deck_palette(d)
     return len(codes) + 1
 
 
