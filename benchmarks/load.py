@@ -341,6 +341,12 @@ async def drain(bot, rest: RestCounter, limit: float) -> tuple[float, int]:
             continue  # (a minute more at most: then what is still winding up counts as stuck)
         playing_on = sum(ai_to_move(table) for table in tables)
         if not playing_on or time.perf_counter() - start >= limit:
+            for table in tables:
+                if winding_up(table):
+                    pending = [key for key, slot in (table.presenter.slots.items() if table.presenter else ())
+                               if slot.dirty and not slot.done]
+                    print(f"  table {table.id} still winding up: lock {table.lock.locked()}, finishing "
+                          f"{table.finishing}, status {table.status}, messages to show {pending}", file=sys.stderr)
             return time.perf_counter() - start, playing_on
 
 
@@ -373,8 +379,12 @@ async def main(args) -> None:
             gc.collect()
             gc.freeze()
             table_games = [games[number % len(games)] for number in range(args.tables)]
-            lobbies = [await open_table(env, players, game, args.humans)
-                       for players, game in zip(servers, table_games)]
+            lobbies = []
+            for players, game in zip(servers, table_games):
+                lobbies.append(await open_table(env, players, game, args.humans))
+                # a DM to each person who sits down: at people's pace, not all at once (SimCord
+                # cannot move its clock while the bot's budget holds a call back)
+                await asyncio.sleep(2 * args.humans / config.rest_calls_per_second)
             humans = [Human(env, players, member, index == 0, random.Random(rng.random()), rest, args.think)
                       for players in servers for index, member in enumerate(players.members)]
             ai_pauses.install()
