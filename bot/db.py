@@ -207,11 +207,14 @@ class Database:
                 await self._run(self.conn, "BEGIN IMMEDIATE")
                 try:
                     yield self
-                except BaseException:
-                    await self._run(self.conn, "ROLLBACK")
-                    raise
-                else:
                     await self._run(self.conn, "COMMIT")
+                except BaseException:
+                    # SQLite rolls a transaction back by itself on some errors (a full disk),
+                    # and a COMMIT that failed leaves it open: close what is open, and let the
+                    # error that matters through (never a second failure of ROLLBACK)
+                    if self.conn.in_transaction:
+                        await self._run(self.conn, "ROLLBACK")
+                    raise
             finally:
                 self._transaction_task = None
 

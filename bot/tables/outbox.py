@@ -96,6 +96,7 @@ class Slot:
     answering: int = 0  # clicks on this message being answered (their answer edits it)
     interaction: discord.Interaction | None = None  # the last click answered on this message
     interaction_at: float = float("-inf")
+    unrecorded: discord.Message | None = None  # posted, but ``posted`` failed: to be remembered
 
 
 class Presenter:
@@ -236,6 +237,12 @@ class Presenter:
                 slot.failures, "" if slot.failures == 1 else "s", exc, delay)
 
     async def _push(self, slot: Slot) -> None:
+        if slot.unrecorded is not None:
+            # it reached Discord, but remembering so failed: remember it now, never post it twice
+            await slot.posted(slot, slot.unrecorded)
+            slot.unrecorded = None
+            self._shown(slot)
+            return
         signature_before = slot.shown
         slot.dirty = False
         stamp = self.now()
@@ -248,10 +255,17 @@ class Presenter:
         except BaseException:
             slot.dirty = True
             raise
-        slot.failures = 0
-        slot.retry_at = 0.0
         slot.pushed_at = stamp
         slot.shown = draft.signature
+        if slot.unrecorded is not None:
+            slot.dirty = True
+            self._failed(slot, RuntimeError("the message was posted but could not be remembered"))
+            return
+        self._shown(slot)
+
+    def _shown(self, slot: Slot) -> None:
+        slot.failures = 0
+        slot.retry_at = 0.0
         slot.dirty_since = self.now() if slot.dirty else None
         if slot.once:
             slot.done = True
@@ -308,7 +322,11 @@ class Presenter:
         slot.channel_id = message.channel.id
         slot.attachment_key = draft.attachment.key if draft.attachment else None
         if slot.posted is not None:
-            await slot.posted(slot, message)
+            try:
+                await slot.posted(slot, message)
+            except Exception:
+                log.exception("%s: %s was posted, but remembering it failed", self.name, slot.key)
+                slot.unrecorded = message
 
     async def _post_elsewhere(self, slot: Slot, draft: Draft, exc: discord.HTTPException) -> discord.Message:
         log.info("%s: %s refused in its channel (%r); posting it in %s", self.name, slot.key, exc,
