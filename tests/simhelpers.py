@@ -166,6 +166,12 @@ async def play_until_over(players: Players, member, *, limit: int = 80) -> None:
     raise AssertionError("the game did not end")
 
 
+def fail_posts(env, *channels, status: int = 503) -> None:
+    """Every post to these channels fails (an outage) until the test clears ``env.backend.faults``."""
+    for channel in channels:
+        env.inject_error("POST", f"/channels/{channel.id}/messages", status=status, times=None)
+
+
 def table_of(env):
     """The one table of the test."""
     (table,) = list(env.bot.tables.tables.values())

@@ -9,7 +9,7 @@ import sqlite3
 
 from bot import ledger
 from bot.games.french import FULL_DECK
-from tests.simhelpers import (Players, buttons, dm, enabled, forged_select, game_over, ledger_rows,
+from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, forged_select, game_over, ledger_rows,
                               let_the_clock_play, play_channel, play_until_over, private_texts, select_id, start_table,
                               table_of)
 
@@ -57,8 +57,7 @@ async def test_a_result_that_never_reached_the_table_is_posted_at_restore(simcor
     players = await start_table(env, "phom", 1, 1)
     (lan,) = players.members
     thread = play_channel(players)
-    for channel in (thread, players.channel):
-        env.inject_error("POST", f"/channels/{channel.id}/messages", status=503, times=None)
+    fail_posts(env, thread, players.channel)
     await play_until_over(players, lan)
     for delay in (5, 15, 60, 300):
         await env.advance_time(delay)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from tests.simhelpers import (Players, buttons, dm, enabled, game_over, ledger_rows, play_channel, play_until_over,
-                              private_texts, quick_move, start_table, table_of)
+from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, game_over, ledger_rows, play_channel,
+                              play_until_over, private_texts, quick_move, start_table, table_of)
 
 NOT_SAVED = "could not be saved"
 
@@ -189,8 +189,7 @@ async def test_a_rematch_from_an_older_result_never_loses_or_repeats_the_newest(
     first_result = thread.last_message
     await lan.click(first_result, label="Rematch")
     await lan.click(thread.last_message, label="Start")
-    for channel in (thread, players.channel):  # the second result cannot be posted for a while
-        env.inject_error("POST", f"/channels/{channel.id}/messages", status=503, times=None)
+    fail_posts(env, thread, players.channel)  # the second result cannot be posted for a while
     await play_until_over(players, lan)
     table = table_of(env)
     assert table.status == "finished" and results_by_game(thread, players.channel) == {1: 1}
@@ -284,8 +283,7 @@ async def test_a_result_is_retried_for_as_long_as_it_takes(simcord_env):
     players = await start_table(env, "phom", 1, 1)
     (lan,) = players.members
     thread = play_channel(players)
-    for channel in (thread, players.channel):
-        env.inject_error("POST", f"/channels/{channel.id}/messages", status=503, times=None)
+    fail_posts(env, thread, players.channel)
     await play_until_over(players, lan)
     for _ in range(30):
         await env.advance_time(60)  # half an hour of outage
