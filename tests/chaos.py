@@ -44,8 +44,6 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-import discord
-
 import simcord
 from simcord.backend.errors import BackendError, SetupError
 from simcord.http import router

@@ -12,7 +12,6 @@ import discord
 from bot import i18n
 from bot.i18n import _, ngettext, pgettext
 
-from . import messages
 from .commands import common_options
 from .core import Refused, log, now
 from .model import Seat, Table

@@ -19,7 +19,7 @@ import asyncio
 import io
 import logging
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 import discord

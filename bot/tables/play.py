@@ -16,7 +16,7 @@ from bot.i18n import _
 from . import messages
 from .controls import ControlId
 
-from .core import Refused, ServiceCore, log, now
+from .core import Refused, log, now
 from .model import Table
 from .outbox import retry_delay
 from .showing import ShowFlow

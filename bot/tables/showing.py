@@ -15,7 +15,7 @@ from bot.i18n import _
 from rendering.table import render_rows_async
 
 from . import messages
-from .core import ServiceCore, log, now
+from .core import ServiceCore, log
 from .model import Seat, Table
 from .outbox import INTERACTION_EDIT_SECONDS, Attachment, Draft, Presenter, Slot
 

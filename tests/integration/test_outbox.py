@@ -138,7 +138,7 @@ async def test_a_failed_dm_and_a_failed_notice_do_not_stop_the_deal(simcord_env)
 # 3 -------------------------------------------------------------------------------------------
 async def test_a_timeout_move_that_cannot_be_written_is_tried_again(simcord_env):
     env = simcord_env
-    players = await start_table(env, "phom", 1, 1)
+    await start_table(env, "phom", 1, 1)
     table = table_of(env)
     FailingWrites(env.bot.db, 1)
     await env.advance_time(60)
