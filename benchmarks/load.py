@@ -379,25 +379,20 @@ async def main(args) -> None:
             gc.collect()
             gc.freeze()
             table_games = [games[number % len(games)] for number in range(args.tables)]
-            lobbies = []
-            for players, game in zip(servers, table_games):
-                lobbies.append(await open_table(env, players, game, args.humans))
-                # a DM to each person who sits down: at people's pace, not all at once (SimCord
-                # cannot move its clock while the bot's budget holds a call back)
-                await asyncio.sleep(2 * args.humans / config.rest_calls_per_second)
+            lobbies = [await open_table(env, players, game, args.humans)
+                       for players, game in zip(servers, table_games)]
             humans = [Human(env, players, member, index == 0, random.Random(rng.random()), rest, args.think)
                       for players in servers for index, member in enumerate(players.members)]
             ai_pauses.install()
-            # Start the tables without settling (the AI seats pause in real time), a few a
-            # second as people would, not all in the same instant: a deal spends about four
-            # calls, and SimCord cannot move its clock while the bot's budget holds one back.
+            # Start every table at once, without settling: the AI seats pause in real time.
             starters = [Human(env, players, players.members[0], True, rng, rest, args.think) for players in servers]
-            starting = []
-            for starter, lobby in zip(starters, lobbies):
-                starting.append(asyncio.create_task(starter.click(lobby, buttons(lobby)["Start"], "start")))
-                await asyncio.sleep(6 / config.rest_calls_per_second)
-            await asyncio.gather(*starting)
-            await asyncio.sleep(2)  # the deals reach Discord; then the measured play begins
+            await asyncio.gather(*(starter.click(lobby, buttons(lobby)["Start"], "start")
+                                   for starter, lobby in zip(starters, lobbies)))
+            # the deals reach Discord (the budget spreads them), then the measured play begins
+            for _ in range(200):
+                if not any(t.presenter is not None and t.presenter.pending() for t in bot.tables.tables.values()):
+                    break
+                await asyncio.sleep(0.05)
             settled_before = await settled_count(bot)
 
             gc_pauses = GcPauses()
