@@ -77,7 +77,7 @@ class LobbyFlow(ShowFlow):
     async def _post_lobby(self, interaction: discord.Interaction, table: Table) -> None:
         """The lobby as the answer to the command or click that opened it (free of the global
         limit); if that answer fails, the outbox posts it in the channel instead."""
-        slot = self._show_lobby(table, interaction.channel_id)
+        slot = self._show_lobby(table, interaction.channel_id or table.play_channel_id)
         slot.answering += 1
         try:
             draft = await slot.build(slot)
