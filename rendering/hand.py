@@ -3,8 +3,8 @@
 Sized for a phone, which shows a picture about 400 px wide: the hand is laid out within
 :data:`HAND_WIDTH` px (:data:`HAND_THEME`), in as few rows as fit, the rows balanced (the
 narrowest width that needs no more rows), groups kept whole unless one alone is wider than a
-row. A narrower picture is shrunk less: a 21-card Tứ Sắc hand in two rows is ~520 px wide
-instead of ~1,050, its characters shown ~16 px tall at 400 px instead of ~8.
+row. A narrower picture is shrunk less: a 21-card Tứ Sắc hand in two rows is ~550 px wide
+instead of ~1,090, its characters shown ~16 px tall at 400 px instead of ~8.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .sprites import Deck, get_deck
 
 __all__ = ["HAND_WIDTH", "HAND_THEME", "hand_plan", "render_hand", "render_hand_async", "hand_image"]
 
-#: The widest a hand picture gets, px (padding included). At 400 px it is shrunk by 2/3 at most.
+#: The widest a hand picture gets, px (padding included): shown 400 px wide, it keeps 2/3 of its size at least.
 HAND_WIDTH = 600
 #: The hand's theme: :data:`rendering.compose.THEME` within :data:`HAND_WIDTH`, with the
 #: position numbers (what the select menu names) and the text a little larger, as the
