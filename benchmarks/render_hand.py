@@ -2,8 +2,11 @@
 
     python benchmarks/render_hand.py [--n 200]
 
-Then the widest hands of each deck (a Chắn or Tứ Sắc hand at the deal is ~1,000 px wide),
-rendered ``--n`` times each. Each line gives the upload's size in KB next to the time.
+Then the largest hand of each game (the widest of the hands its cog shows in seeded AI
+games, :func:`tests.hands.largest_hands`, with its real caption and marks), rendered ``--n``
+times each: each line gives the picture's width×height in px, how tall a card's Chinese
+character is once the picture is shown 400 px wide (Chắn, Tứ Sắc), and the upload's size
+in KB next to the time.
 """
 
 from __future__ import annotations
@@ -17,15 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 HAND = [["3H", "4H", "5H"], ["7C", "7D", "7S"], ["2S", "KD", "AC", "TD"]]
-#: A big hand of each deck, as the games arrange it at the deal.
-BIG_HANDS = {
-    "french": [["3H", "4H", "5H", "6H"], ["7C", "7D", "7S"], ["JK=9S", "TS", "JS"], ["2S", "KD", "AC", "TD", "8D"]],
-    "spanish": [["1O", "2O", "3O"], ["7C", "7E", "7B"], ["10E", "11E", "12E"], ["JK", "4B"]],
-    "tosom": [["2V", "2V"], ["3W", "3W"], ["4S", "4S"], ["7V", "7V"], ["CC", "CC"], ["2W", "5S", "6V", "8W"],
-              ["9S", "9V", "3S", "4V", "6W", "8S", "9W"]],
-    "tusac": [["RK", "RK"], ["RR", "RR", "RR"], ["GK"], ["RC", "RC"], ["YE", "YE"], ["WA", "WA"],
-              ["GN", "GP"], ["WR"], ["YC"], ["RN", "RP"], ["GE", "GR"], ["YK", "WK"]],
-}
+#: The height of each Chinese deck's character on its sprite, px (the font size it is drawn
+#: at: rendering/tusac.py, rendering/tosom.py; the ink is ~0.9 of it).
+GLYPHS = {"tusac": ("帥", 24), "tosom": ("萬", 28)}
 
 
 def _ms(t0: float) -> float:
@@ -71,11 +68,27 @@ def main() -> None:
     print(f"cold first render:         {cold_ms:7.1f} ms  ({len(data) / 1024:.1f} KB {rendering.IMAGE_FORMAT})")
     print(f"warm the rest of the cache:{warm_ms:7.1f} ms  ({n_sprites} sprites incl. back, and the palette)")
     print(f"10-card hand, {args.n} renders: {hand_line}")
-    for deck, groups in BIG_HANDS.items():
+    from rendering.fonts import cjk_font
+    from rendering.sprites import SCALE
+    from tests.hands import GAMES, largest_hands, ui_of
+
+    for game in GAMES:
+        deck = ui_of(game).deck
+        image = largest_hands(game)[0]
         warm_sprites(deck)
-        width = rendering.hand.hand_image(groups, deck=deck).width
-        cards = sum(len(g) for g in groups)
-        print(f"{deck:8} {cards} cards, {width} px: {timed(groups, deck, 'Bài của Nguyễn Đức · {i} điểm')}")
+        picture = rendering.hand.hand_image(image.groups, marked=image.marked, selected=image.selected,
+                                            caption=image.caption, title=image.title, deck=deck)
+        size = len(render_hand(image.groups, marked=image.marked, selected=image.selected,
+                               caption=image.caption, title=image.title, deck=deck)) / 1024
+        glyph = ""
+        if deck in GLYPHS:
+            char, font_size = GLYPHS[deck]
+            box = cjk_font(round(font_size * SCALE)).getbbox(char, anchor="ls")
+            glyph = f", {char} {(box[3] - box[1]) / SCALE * min(1, 400 / picture.width):.1f} px at 400"
+        cards = sum(len(g) for g in image.groups)
+        print(f"{game:16} {cards} cards in {len(image.groups)} groups: {picture.width}×{picture.height} px, "
+              f"{size:.1f} KB{glyph}")
+        print(f"{'':16} {timed(image.groups, deck, image.caption + ' · {i}')}")
     del rendering
 
 

@@ -15,7 +15,7 @@ from PIL import Image
 from rendering import render_hand, render_hand_async
 from rendering.compose import THEME, plan_cards
 from rendering.fonts import has_vietnamese, strip_diacritics
-from rendering.hand import hand_image
+from rendering.hand import HAND_THEME, hand_image, hand_plan
 from rendering.sprites import get_deck
 from rendering.text import text_line
 from tests.uploads import assert_close_upload
@@ -50,7 +50,7 @@ def test_valid_png_of_expected_size():
     assert_close_upload(png, hand_image(HAND, title="Your hand — your turn", caption="Leftover 16 points"))
     assert len(png) < 12_000  # 8 KB; the RGB PNG was 25 KB
     w, h = img.size
-    assert 400 <= w <= THEME.max_width
+    assert 400 <= w <= HAND_THEME.max_width
     assert 150 <= h <= 320
     # the corner pixel is felt (the palette's felt: within a level or two)
     assert _felt(img.getpixel((1, 1)), tol=2)
@@ -61,9 +61,9 @@ def test_render_is_deterministic():
 
 
 def _strip(slot_index: int, groups=HAND):
-    plan = plan_cards(groups, DECK, INNER, THEME.group_gap)
+    plan = hand_plan(groups, DECK)
     slot = next(s for s in plan.slots if s.index == slot_index)
-    x0 = THEME.padding + slot.x
+    x0 = HAND_THEME.padding + slot.x
     return x0 + 6, x0 + slot.visible - 6
 
 
@@ -72,7 +72,7 @@ def test_selected_card_is_raised():
     sel = _open(render_hand(HAND, selected=[4]))
     assert plain.size == sel.size            # the image does not jump when selecting
     x0, x1 = _strip(4)
-    pad, lift = THEME.padding, THEME.raise_px
+    pad, lift = HAND_THEME.padding, HAND_THEME.raise_px
     band = (x0, pad + 3, x1, pad + lift - 3)  # above the unraised card top
     assert all(_felt(px) for px in _pixels(plain.crop(band)))
     raised = _pixels(sel.crop(band))
@@ -86,7 +86,7 @@ def test_selected_card_is_raised():
 def test_marked_card_gets_a_highlight_bar():
     img = _open(render_hand(HAND, marked=[1]))
     x0, x1 = _strip(1)
-    bar_y = THEME.padding + THEME.raise_px + DECK.card_size[1] + THEME.bar_gap + 1
+    bar_y = HAND_THEME.padding + HAND_THEME.raise_px + DECK.card_size[1] + HAND_THEME.bar_gap + 1
     px = img.getpixel(((x0 + x1) // 2, bar_y))
     assert px == pytest.approx(THEME.marked, abs=30)
     other = img.getpixel(((sum(_strip(0))) // 2, bar_y))
@@ -97,15 +97,15 @@ def test_zero_to_25_cards():
     codes = DECK.codes()
     for n in range(0, 26):
         img = _open(render_hand([codes[:n]], selected=[n - 1] if n else ()))
-        assert THEME.min_width <= img.width <= THEME.max_width
+        assert HAND_THEME.min_width <= img.width <= HAND_THEME.max_width
 
 
 def test_25_card_hand_wraps_within_width_limit():
     codes = DECK.codes()
     one_group = _open(render_hand([codes[:25]]))
     singles = _open(render_hand([[c] for c in codes[:25]], title="t", caption="c"))
-    assert one_group.width <= THEME.max_width
-    assert singles.width <= THEME.max_width
+    assert one_group.width <= HAND_THEME.max_width
+    assert singles.width <= HAND_THEME.max_width
     assert singles.height > one_group.height + DECK.card_size[1]  # a second row at least
     plan = plan_cards([[c] for c in codes[:25]], DECK, INNER, THEME.group_gap)
     assert plan.rows >= 2
