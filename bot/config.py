@@ -43,6 +43,8 @@ class Config:
     # The table message is edited at most once in this many seconds (a burst of moves is shown
     # as one frame); 0 in tests.
     table_edit_seconds: float = 2.5
+    # A player who clicked his hand this recently is not notified of his turn (he is looking).
+    notify_quiet_seconds: float = 20.0
     # The bot's share of Discord's global limit (50 calls per second per bot): 80 %.
     rest_calls_per_second: float = 40.0
     extra: dict[str, Any] = field(default_factory=dict)

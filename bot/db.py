@@ -134,6 +134,10 @@ MIGRATIONS: list[str] = [
     UPDATE games SET rounds_posted = (SELECT tables.rounds_posted FROM tables WHERE tables.id = games.table_id)
         WHERE game_no = (SELECT tables.game_no FROM tables WHERE tables.id = games.table_id);
     """,
+    # 6: how a player is told it is his turn: 'dm' (a new DM), 'mention' (in the table's thread), 'off'.
+    """
+    ALTER TABLE users ADD COLUMN notify TEXT NOT NULL DEFAULT 'dm';
+    """,
 ]
 
 
@@ -272,6 +276,16 @@ class Database:
         await self.execute(
             "INSERT INTO users (user_id, language, chosen) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
             " SET language = excluded.language, chosen = excluded.chosen", (user_id, language, int(chosen)))
+
+    async def user_notify(self, user_id: int) -> str | None:
+        row = await self.fetchone("SELECT notify FROM users WHERE user_id = ?", (user_id,))
+        return None if row is None else row["notify"]
+
+    async def set_user_notify(self, user_id: int, mode: str, language: str) -> None:
+        """``language``: the one to remember if the player is new to the bot."""
+        await self.execute(
+            "INSERT INTO users (user_id, language, notify) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+            " SET notify = excluded.notify", (user_id, language, mode))
 
     # ---- tables
     async def insert_table(self, *, guild_id: int, channel_id: int, game: str, options: dict,

@@ -1,5 +1,6 @@
 """/settings language: the language of a player's DMs and private answers (by default, his
-Discord client's, remembered from his last interaction)."""
+Discord client's, remembered from his last interaction). /settings notify: how he is told it is
+his turn (a new DM by default, a mention in the table's thread, or nothing)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.i18n import C_, N_, _
+from bot.tables.core import NOTIFY_MODES
 
 AUTO = "auto"
 NAMES = (C_("command name", "settings"), C_("command name", "language"), C_("option name", "language"),
-         C_("choice", "Discord's language"))
+         C_("choice", "Discord's language"), C_("command name", "notify"), C_("option name", "how"),
+         C_("choice", "A new DM"), C_("choice", "A mention in the table's thread"), C_("choice", "Off"))
+NOTIFY_CHOICES = {"dm": "A new DM", "mention": "A mention in the table's thread", "off": "Off"}
 
 
 class Settings(commands.Cog):
@@ -36,6 +40,22 @@ class Settings(commands.Cog):
         with i18n.language(language):
             text = _("From now on I speak {language} with you: your hands, DMs and private answers. Tables keep "
                      "their own language.").format(language=i18n.LANGUAGES[i18n.normalize(language)])
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+    @settings.command(name="notify", description=N_("How you are told it is your turn"))
+    @app_commands.describe(how=N_("A new DM (Discord notifies it), a mention in the table's thread, or off"))
+    @app_commands.choices(how=[app_commands.Choice(name=NOTIFY_CHOICES[mode], value=mode) for mode in NOTIFY_MODES])
+    async def notify(self, interaction: discord.Interaction, how: str) -> None:
+        tables = self.bot.tables
+        language = await tables.language_of(interaction)
+        await tables.set_notify_mode(interaction.user.id, how, language)
+        with i18n.language(language):
+            text = {"dm": _("When it is your turn and you are not already looking at your hand, I send you a new "
+                            "DM (Discord notifies it) and delete the previous one."),
+                    "mention": _("When it is your turn and you are not already looking at your hand, I mention you "
+                                 "in the table's thread."),
+                    "off": _("I will not tell you when it is your turn; your hand DM still shows it.")}[how]
         await interaction.response.send_message(text, ephemeral=True)
 
 

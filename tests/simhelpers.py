@@ -28,8 +28,14 @@ class Players:
 
 
 def dm(member) -> discord.Message | None:
-    """The member's latest DM from the bot (their hand message)."""
-    return member.user.dm_channel.last_message
+    """The member's hand: his latest DM from the bot that shows a picture (a turn notice, a
+    short text, may have come after it)."""
+    return next((m for m in reversed(member.user.dm_channel.history()) if m.attachments), None)
+
+
+def turn_notices(member) -> list[discord.Message]:
+    """The turn notices in the member's DMs (short texts, no picture)."""
+    return [m for m in member.user.dm_channel.history() if not m.attachments and "🔔" in m.content]
 
 
 def play_channel(players: Players):

@@ -19,6 +19,10 @@ from .model import Table
 log = logging.getLogger("bot.tables.service")
 
 
+NOTIFY_MODES = ("dm", "mention", "off")
+NOTIFY_DEFAULT = "dm"
+
+
 class Refused(Exception):
     """A click that changes nothing; the message is shown privately to the clicker."""
 
@@ -45,6 +49,7 @@ class ServiceCore:
         self.next_decks: list[list[str]] | None = None
         self.next_seed: int | None = None
         self._languages: dict[int, tuple[str, bool]] = {}  # user -> (language, chosen with /settings)
+        self._notify: dict[int, str] = {}  # user -> how he is told it is his turn (/settings notify)
         # the bot's share of Discord's global limit, for every table's outbox
         self.budget = Budget(self.config.rest_calls_per_second)
 
@@ -77,6 +82,17 @@ class ServiceCore:
                 return None
             self._languages[user_id] = stored
         return self._languages[user_id]
+
+    # ---- turn notifications
+    async def notify_mode(self, user_id: int) -> str:
+        """How this player is told it is his turn: "dm" (the default), "mention" or "off"."""
+        if user_id not in self._notify:
+            self._notify[user_id] = await self.db.user_notify(user_id) or NOTIFY_DEFAULT
+        return self._notify[user_id]
+
+    async def set_notify_mode(self, user_id: int, mode: str, language: str) -> None:
+        await self.db.set_user_notify(user_id, mode, language)
+        self._notify[user_id] = mode
 
     async def stored_state(self, game_id: int) -> Any:
         """The game rebuilt from what SQLite holds (the record, replayed)."""

@@ -272,6 +272,8 @@ class LobbyFlow(ShowFlow):
         for seat in range(len(table.seats)):
             if not table.seats[seat].is_ai:
                 self._show_hand(table, seat)
+        table.acting.clear()
+        self._acting_now(table)  # the new hand messages tell their players
         if state.is_over:  # e.g. a Phỏm hand dealt all in phỏm wins before anyone plays
             self._after_move(table)
         else:

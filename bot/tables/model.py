@@ -66,6 +66,9 @@ class Table:
     decks_stored: int = 0  # packs of the current game already in SQLite
     rounds_shown: int = 0  # round results of the current game handed to the outbox
     ai_failures: int = 0  # AI moves in a row that could not be saved
+    acting: set[int] = field(default_factory=set)  # people who were to act at the last look
+    clicked_at: dict[int, float] = field(default_factory=dict)  # seat -> last click on its hand (loop time)
+    notices: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> its turn notice (channel, message)
     ready: set[int] = field(default_factory=set)  # seats that clicked Next round
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clock: asyncio.Task | None = None  # sleeps until the turn's deadline or the pause's end

@@ -76,6 +76,7 @@ class Slot:
     user_id: int | None = None  # a DM to this user
     once: bool = False  # posted once (a result, a notice), then done
     edit_only: bool = False  # an edit of a message that, once gone, is not posted anew
+    delete: bool = False  # the message is to be deleted (once-slots only)
     order: int | Callable[[], int] = 50  # lower goes first
     after: str | None = None  # a once-slot waits for this slot to be confirmed
     fallback_channel_id: int | None = None  # where a once-slot goes when its channel refuses it
@@ -243,6 +244,8 @@ class Presenter:
             slot.unrecorded = None
             self._shown(slot)
             return
+        if slot.delete:
+            return await self._delete(slot)
         signature_before = slot.shown
         slot.dirty = False
         stamp = self.now()
@@ -270,6 +273,15 @@ class Presenter:
         if slot.once:
             slot.done = True
             self.slots.pop(slot.key, None)
+
+    async def _delete(self, slot: Slot) -> None:
+        await self.budget.spend(self.name)
+        self.pushes += 1
+        try:
+            await self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id).delete()
+        except discord.NotFound:
+            pass  # gone already
+        self._shown(slot)
 
     async def _send(self, slot: Slot, draft: Draft) -> None:
         if slot.message_id is not None and slot.interaction is not None:

@@ -37,6 +37,7 @@ class PlayFlow(ShowFlow):
             raise Refused(_("That game is over."))
         ui = self.ui_of(table)
         refusal = None
+        table.clicked_at[seat] = self.presenter(table).now()  # he is looking: no turn notice for now
         # Choosing cards and the helpers work from any picture of this game's hand (a waiting
         # player's hand is not edited for every move); only a move must come from the current one.
         choosing = control.key == "sel" or control.key in ui.helper_keys
@@ -204,6 +205,7 @@ class PlayFlow(ShowFlow):
             self._show_new_rounds(table)
             self._schedule(table)
             self._prompt_deciders(table)
+        self._notify_turns(table)
         self.request_refresh(table)
 
     def _show_new_rounds(self, table: Table) -> None:
@@ -354,6 +356,7 @@ class PlayFlow(ShowFlow):
         for seat in table.state.to_act:
             if not table.seats[seat].is_ai and seat not in table.dm_closed:
                 self._show_hand(table, seat, new_message=True)
+                table.acting.add(seat)  # the new hand message tells him
 
     async def _next_round(self, table: Table) -> None:
         """The pause is over: the round already dealt starts (caller holds the lock)."""
@@ -370,6 +373,7 @@ class PlayFlow(ShowFlow):
         for seat in self._humans_in_match(table):
             if seat not in table.dm_closed:
                 self._show_hand(table, seat, new_message=True)
+        self._acting_now(table)  # each new hand message tells its player
         self.request_refresh(table)
 
     async def ready_for_next_round(self, interaction: discord.Interaction, table: Table, seat: int) -> None:

@@ -66,6 +66,7 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
         if key == "next":
             return await self.ready_for_next_round(interaction, table, seat)
         if key == "hand":
+            table.clicked_at[seat] = self.presenter(table).now()
             ui = self.ui_of(table)
             shown = messages.hand_shown(table, ui, seat)
             png = await messages.render_hand(shown.image, ui.deck)
@@ -140,6 +141,7 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
             if not player.is_ai:
                 channel_id, message_id = hands.get(seat, (None, None))
                 self._show_hand(table, seat, channel_id=channel_id, message_id=message_id)
+        self._acting_now(table)
         if table.state.is_over:
             self._spawn(self._finish(table), f"finish-{table.id}")
         else:

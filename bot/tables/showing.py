@@ -209,6 +209,69 @@ class ShowFlow(ServiceCore):
         """A post the table's thread refuses (locked, archived, deleted) goes to its channel."""
         return table.channel_id if table.thread_id is not None else None
 
+    # ------------------------------------------------------------------ turn notifications
+    def _notify_turns(self, table: Table) -> None:
+        """Each person who has just become one of those to act is told so by a new message,
+        which Discord notifies (an edit of his hand would not), unless he is looking at his
+        hand already (he clicked it a moment ago). His previous notice is deleted."""
+        state = table.state
+        acting = set() if state is None or state.is_over else {
+            seat for seat in state.to_act if not table.seats[seat].auto}
+        if self._between_rounds(table) and not self._deciding(table):
+            acting = set()
+        new, table.acting = acting - table.acting, acting
+        quiet = self.config.notify_quiet_seconds
+        for seat in new:
+            if self.presenter(table).now() - table.clicked_at.get(seat, float("-inf")) < quiet:
+                continue
+            self._show_turn_notice(table, seat)
+
+    def _show_turn_notice(self, table: Table, seat: int) -> None:
+        presenter = self.presenter(table)
+        user_id = table.seats[seat].user_id
+        game_id, version = table.game_id, table.version
+        hand = presenter.get(f"hand:{seat}")
+        previous = table.notices.pop(seat, None)
+        if previous is not None:
+            async def nothing(slot: Slot) -> None:
+                return None
+
+            presenter.add(Slot(f"unnotify:{previous[1]}", nothing, channel_id=previous[0], message_id=previous[1],
+                               once=True, delete=True, order=RETIRED))
+        mode_of = self.notify_mode
+
+        created = presenter.now()
+
+        async def build(slot: Slot) -> Draft | None:
+            mode = await mode_of(user_id)
+            looked = table.clicked_at.get(seat, float("-inf")) >= created
+            if mode == "off" or looked or table.game_id != game_id or seat not in table.acting:
+                return None  # silenced, or he is already playing this turn
+            if mode == "mention":
+                slot.channel_id, slot.user_id = table.play_channel_id, None
+                with i18n.language(table.language):
+                    text = _("{player}, it's your turn at table #{table}.").format(player=f"<@{user_id}>",
+                                                                                   table=table.id)
+                return Draft((game_id, version), content=text,
+                             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
+            with i18n.language(await self.dm_language(user_id)):
+                text = "🔔 " + _("Your turn at **{game}** table #{table} in {server}: {hand}").format(
+                    game=self.ui_of(table).game.title, table=table.id, server=table.guild_name or _("a server"),
+                    hand=_hand_link(hand) or f"<#{table.play_channel_id}>")
+            return Draft((game_id, version), content=text)
+
+        async def posted(slot: Slot, message: discord.Message) -> None:
+            table.notices[seat] = (message.channel.id, message.id)
+
+        presenter.add(Slot(f"notify:{seat}", build, channel_id=hand.channel_id if hand else None, user_id=user_id,
+                           once=True, order=ACTING_HAND, posted=posted, closed=lambda slot: _nothing()))
+
+    def _acting_now(self, table: Table) -> None:
+        """Whoever is to act now was shown so by a new message already (a new hand): no notice."""
+        state = table.state
+        table.acting = set() if state is None or state.is_over else {
+            seat for seat in state.to_act if not table.seats[seat].auto}
+
     # ------------------------------------------------------------ round results and results
     async def _game_shown(self, table: Table, game_id: int) -> tuple[Table, Any]:
         """The finished game as it was played: a copy of the table at that game (its seats,
@@ -301,6 +364,17 @@ class ShowFlow(ServiceCore):
         finally:
             slot.answering -= 1
             self.presenter(table).touch("lobby")  # pushed only if it differs from what was confirmed
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _hand_link(hand: Slot | None) -> str | None:
+    """A link to the hand DM, when it is known."""
+    if hand is None or hand.channel_id is None or hand.message_id is None:
+        return None
+    return f"https://discord.com/channels/@me/{hand.channel_id}/{hand.message_id}"
 
 
 def _components(view: discord.ui.View | None) -> Any:
