@@ -25,7 +25,7 @@ from . import _async
 from .compose import (THEME, Block, CardPlan, CardsBlock, Slot, Stack, TextBlock, common_step, inner_width,
                       plan_cards)
 from .encode import encode_picture
-from .fonts import FONT_LOCK, font, prepare_text
+from .fonts import has_glyph, prepare_text
 from .shapes import SUIT_CHARS
 from .sprites import Deck, card_shadow, card_sprite, get_deck
 from .text import measure, paste_text, text_line
@@ -289,27 +289,13 @@ class RowsBlock(Block):
 
 
 def _drawable(ch: str) -> bool:
-    """Whether the picture's font has a glyph for ``ch`` (suits are drawn as shapes)."""
-    if ch in SUIT_CHARS:
-        return True
-    return _has_glyph(prepare_text(ch))
-
-
-@lru_cache(maxsize=4096)
-def _has_glyph(text: str) -> bool:
-    with FONT_LOCK:
-        f = font(20)
-        missing = f.getmask("\uffff")
-        for ch in text:
-            mask = f.getmask(ch)
-            if mask.size == missing.size and bytes(mask) == bytes(missing):
-                return False
-    return True
+    """Whether the picture's fonts draw ``ch`` (suits are drawn as shapes)."""
+    return ch in SUIT_CHARS or all(has_glyph(c) for c in prepare_text(ch))
 
 
 def printable(text: str) -> str:
-    """``text`` without the characters the picture's font cannot draw (emoji and symbols
-    would print as boxes: "🤖 AI 1" -> "AI 1"), spaces collapsed. Empty if nothing is left."""
+    """``text`` without the characters no font of the chain draws (they would print as a
+    replacement: "\ue000 Lan" -> "Lan"), spaces collapsed. Empty if nothing is left."""
     return " ".join("".join(ch for ch in text if _drawable(ch)).split())
 
 

@@ -136,13 +136,15 @@ def test_labels_are_cut_rather_than_overflow_when_there_is_no_room():
                 assert slot.x + 2 + line.width + LABEL_PAD <= following.x
 
 
-def test_names_lose_what_the_font_cannot_draw():
-    assert printable("🤖 AI 1") == "AI 1"
-    assert printable("Hòa 🌸 ") == "Hòa"
+def test_names_lose_what_no_font_can_draw():
+    assert printable("🤖 AI 1") == "🤖 AI 1"  # Noto Emoji
+    assert printable("Hòa 🌸 ") == "Hòa 🌸"
+    assert printable("محمد · 李小龍") == "محمد · 李小龍"
     assert printable("Nguyễn Đức") == "Nguyễn Đức"
     assert printable("♠ Ace ♥") == "♠ Ace ♥"  # suits are drawn as shapes
-    assert printable("🌸") == ""
-    assert picture_names(["🤖 AI 1", "🌸", "Lan"]) == ["AI 1", "Seat 2", "Lan"]
+    assert printable("\ue000 Lan\U0010fffd") == "Lan"  # private-use characters: no font has them
+    assert printable("\ue000") == ""
+    assert picture_names(["🤖 AI 1", "\ue000\ue001", "Lan"]) == ["🤖 AI 1", "Seat 2", "Lan"]
 
 
 def test_the_upload_is_the_drawn_picture_in_the_decks_palette():
