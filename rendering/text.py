@@ -52,7 +52,9 @@ def _runs(text: str) -> list[tuple[int, str]]:
     return runs
 
 
+@lru_cache(maxsize=8192)
 def _measure(text: str, size: int, bold: bool) -> int:
+    """Advance width of prepared ``text``; the caller holds :data:`FONT_LOCK`. Cached."""
     width = 0.0
     for face, piece in _runs(text):
         width += size * _SUIT_ADVANCE if face == SUIT else face_font(face, size, bold).getlength(piece)
@@ -118,8 +120,9 @@ def paste_text(canvas: Image.Image, line: TextLine, xy: tuple[int, int]) -> None
         canvas.paste(color, (x, y, x + line.width, y + line.height), mask)
 
 
-def wrap(text: str, size: int, bold: bool, max_width: int) -> list[str]:
-    """Greedy word wrap to ``max_width`` px; explicit newlines are kept."""
+@lru_cache(maxsize=1024)
+def wrap(text: str, size: int, bold: bool, max_width: int) -> tuple[str, ...]:
+    """Greedy word wrap to ``max_width`` px; explicit newlines are kept. Cached."""
     text = prepare_text(text)
     lines: list[str] = []
     with FONT_LOCK:
@@ -141,4 +144,4 @@ def wrap(text: str, size: int, bold: bool, max_width: int) -> list[str]:
                 lines.append(cur[:cut])
                 cur = cur[cut:]
             lines.append(cur)
-    return lines
+    return tuple(lines)

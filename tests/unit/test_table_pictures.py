@@ -119,7 +119,7 @@ def test_pictures_of_a_whole_game(game, players, seed, ai):
     for picture in (rendered[0], middle, rendered[-1]):
         png = render_table_picture(picture)
         image = assert_close_upload(png, table_picture_image(picture))  # a palette PNG, nearly the drawing
-        assert image.width <= 1100 and image.height < 1300
+        assert image.width <= 1100 and image.height < image.width  # landscape: shown large in an embed
         assert len(png) < 72_000, len(png)  # the fullest: Tứ Sắc at 4 at the end of a game, 59 KB
 
 
