@@ -16,6 +16,10 @@ machine it shows what other processes add to the wall clock). The figures are ta
 ``--passes`` interleaved passes over the games. Then the upload's size: median and max KB
 over the kept pictures, and the size of the middle one.
 
+Then each game's round (Chinchón, Concan) and result pictures at the end of the first seed's
+game: their size (width × height, KB) and their render time. Every picture's size is shown
+with how large Discord shows it in an embed (at most 400 × 300 px): "shown 400×236".
+
 ``--profile phom`` prints where the time goes for that game (cProfile).
 """
 
@@ -38,6 +42,7 @@ from PIL import Image  # noqa: E402
 
 from bot.tables.model import Seat, Table  # noqa: E402
 from rendering import IMAGE_FORMAT, fonts, warm_sprites  # noqa: E402
+from rendering.table import render_rows  # noqa: E402
 from rendering.table_picture import render_table_picture  # noqa: E402
 
 GAMES = {
@@ -47,7 +52,7 @@ GAMES = {
     "concan": ("cogs.concan", "ConcanUI"),
     "chinchon": ("cogs.chinchon", "ChinchonUI"),
 }
-NAMES = ["Lan", "AI 1", "Nguyễn Đức", "Hòa"]
+NAMES = ["Lan", "AI 1", "Nguyễn Đức", "Hòa", "Minh", "Thảo"]
 
 
 def ui_of(game: str):
@@ -86,6 +91,35 @@ def mid_game_pictures(game: str, players: int, seed: int, moves: int) -> list:
         play_ai(ui, state)
         done += 1
     return pictures
+
+
+def end_rows(game: str, players: int, seed: int) -> list[tuple[str, list, str]]:
+    """(kind, rows, title) of the round pictures (the first and the last round) and the result
+    picture of a seeded AI game."""
+    ui, table = ui_of(game), table_of(game, players)
+    state = new_state(ui, players, seed)
+    while not state.is_over:
+        play_ai(ui, state)
+    view, names = state.view(None), table.raw_names()
+    pictures = []
+    if view.get("round_results"):  # Chinchón, Concan
+        last = len(view["round_results"]) - 1
+        pictures += [("round", ui.round_rows(view, names, index), f"{ui.game.title} · table #12 · round {index + 1}")
+                     for index in sorted({0, last})]
+    pictures.append(("result", ui.result_rows(view, names), f"{ui.game.title} · table #12 · game 1"))
+    return pictures
+
+
+def shown_scale(width: int, height: int) -> float:
+    """How much Discord scales a picture down to show it in an embed (at most 400 × 300 px)."""
+    return min(1.0, 400 / width, 300 / height)
+
+
+def size_text(data: bytes) -> str:
+    """"734×867 · 33.1 KB · shown 254×300": the picture's size, and as an embed shows it."""
+    width, height = Image.open(io.BytesIO(data)).size
+    scale = shown_scale(width, height)
+    return (f"{width}×{height} · {len(data) / 1024:.1f} KB · shown {round(width * scale)}×{round(height * scale)}")
 
 
 def machine_reference() -> float:
@@ -160,7 +194,27 @@ def main() -> None:
         m_cpu, s_cpu = statistics.median(c for _, c in moves[game]), statistics.median(c for _, c in same[game])
         print(f"{game:9} {m_med:8.2f} {m_p95:7.2f} {max(walls):7.2f} {m_cpu:8.2f}   "
               f"{s_med:7.2f} {s_p95:7.2f} {s_cpu:8.2f}   {statistics.median(kb):6.1f} {max(kb):4.0f}   "
-              f"{width}×{height}, {len(data) / 1024:.1f} KB  ({len(pictures[game])} pictures)")
+              f"{size_text(data)}  ({len(pictures[game])} pictures)")
+    print("\nevery table picture: width×height (median, the tallest for its width), as shown in an embed")
+    for game in games:
+        sizes = [Image.open(io.BytesIO(render_table_picture(p))).size for p in pictures[game]]
+        widths, heights = sorted(w for w, _ in sizes), sorted(h for _, h in sizes)
+        tallest = max(sizes, key=lambda size: size[1] / size[0])
+        shown = statistics.median(shown_scale(w, h) * w for w, h in sizes)
+        print(f"{game:9} median {widths[len(widths) // 2]}×{heights[len(heights) // 2]}, tallest "
+              f"{tallest[0]}×{tallest[1]}, shown {shown:.0f} px wide (median)")
+    print("\nround and result pictures at the end of the first seed's game (ms: median of "
+          f"{max(3, args.repeat // 10)} renders)")
+    for game in games:
+        for kind, rows, title in end_rows(game, args.players, 1):
+            deck = ui_of(game).deck
+            data = render_rows(rows, title=title, deck=deck)
+            times = []
+            for _ in range(max(3, args.repeat // 10)):
+                start = time.perf_counter()
+                render_rows(rows, title=title, deck=deck)
+                times.append((time.perf_counter() - start) * 1000)
+            print(f"{game:9} {kind:7} {statistics.median(times):6.2f} ms   {size_text(data)}")
     print(f"machine reference (zlib level 1, 2 MB of felt): {reference:.2f} ms before, "
           f"{machine_reference():.2f} ms after (2.5 ms on a quiet day of the machine these figures were taken on)")
     if profiler is not None:

@@ -14,17 +14,17 @@ Decks: ``"french"`` (52 + ``JK``), ``"spanish"`` (48 + ``JK``, also Chinchón's 
 is a joker laid in a meld as that card (:mod:`rendering.joker`).
 
 Modules, each importing only those below it: fonts, shapes and text; sprites (the decks'
-modules, loaded by name, import it); encode (the palette PNG); compose; the layouts (hand,
-table, table_picture); palette_sample (the sheet each deck's palette is chosen from, handed
+modules, loaded by name, import it); encode (the palette PNG); compose; landscape (panels in
+a grid, the arrangement shown largest in an embed); the layouts (hand, table, table_picture,
+which uses table's row widths); palette_sample (the sheet each deck's palette is chosen from, handed
 to encode here).
 
 New decks: a module with a :class:`rendering.sprites.Deck` subclass, see
 :mod:`rendering.french` and ``rendering.sprites._DECK_MODULES``.
 """
 
-from . import encode, palette_sample
+from . import encode, fonts, palette_sample
 from .encode import IMAGE_EXTENSION, IMAGE_FORMAT
-from .encode import warm_deck as warm_sprites  # every sprite of the deck, then its palette
 from .hand import render_hand, render_hand_async
 from .sprites import BACK, Deck, back_sprite, card_sprite, get_deck, register_deck
 from .table import render_rows, render_rows_async
@@ -32,6 +32,16 @@ from .table import render_rows, render_rows_async
 # The palette of each deck is chosen from a sheet drawn with the layouts, which encode their
 # pictures with rendering.encode: the package, above both, connects them.
 encode.set_sample_sheet(palette_sample.sample_sheet)
+
+
+def warm_sprites(deck: str | Deck = "french") -> int:
+    """Every sprite of ``deck``, then its palette (:func:`rendering.encode.warm_deck`), and the
+    fallback fonts' cmaps (:func:`rendering.fonts.warm_chain`), e.g. at bot start-up. Returns
+    how many sprites."""
+    count = encode.warm_deck(deck)
+    fonts.warm_chain()
+    return count
+
 
 __all__ = [
     "BACK",

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from .compose import render_stack
 from .hand import hand_image
 from .sprites import BACK, Deck, get_deck
 from .table import rows_image
-from .table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, _stack
+from .table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, table_picture_image
 
 __all__ = ["sample_sheet"]
 
@@ -62,7 +61,7 @@ def sample_sheet(deck: str | Deck) -> Image.Image:
                       caption="Còn 16 điểm · ♦ 7H ♣ · Unmatched", deck=d)
     result = rows_image([(name, [list(cards(5 * k, 6)), list(cards(5 * k + 6, 3))], "+3 stakes ♥ · −2 ♦", [1])
                          for k, name in enumerate(names)], title="Kết quả · ván 3", deck=d)
-    parts = [render_stack(_stack(table)), hand, result]
+    parts = [table_picture_image(table), hand, result]
     sheet = Image.new("RGB", (max(p.width for p in parts), sum(p.height for p in parts)), parts[0].getpixel((0, 0)))
     y = 0
     for part in parts:

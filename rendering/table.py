@@ -5,46 +5,70 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from . import _async
-from .compose import (THEME, CardsBlock, HeaderBlock, Separator, Stack, TextBlock, common_step, inner_width,
-                      render_stack)
+from .compose import CardsBlock, HeaderBlock, TextBlock, common_step
 from .encode import encode_picture
+from .landscape import PICTURE_THEME, Column, Grid, Panel, choose, column_counts, draw_picture, panel_widths
 from .sprites import Deck, get_deck
 
-__all__ = ["render_rows", "render_rows_async", "rows_image"]
+__all__ = ["one_line_width", "render_rows", "render_rows_async", "rows_image"]
 
 Row = tuple  # (label, groups, caption) or (label, groups, caption, marked)
+
+PANEL_MIN, PANEL_MAX = 240, 900  # a player's panel, px
+GRID_GAP = 10
+
+
+def one_line_width(groups: Sequence[Sequence[str]], deck: Deck, gap: int) -> int:
+    """The width of ``groups`` fanned on one line at the deck's tightest step."""
+    sizes = [len(g) for g in groups if g]
+    card_w, step = deck.card_size[0], deck.fan_step[0]
+    return sum(card_w + step * (n - 1) for n in sizes) + gap * max(0, len(sizes) - 1) if sizes else card_w
+
+
+def _panel(row: Row, deck: Deck, inner: int, step: int, theme) -> Panel:
+    label, groups, caption = row[0], row[1], row[2]
+    marked: Collection[int] = row[3] if len(row) > 3 else ()
+    header = HeaderBlock(label, caption, max_width=inner, theme=theme) if label or caption else None
+    cards = CardsBlock(groups, deck=deck, marked=marked, show_index=False, reserve_raise=False,
+                       reserve_bar=bool(marked), step=step, max_width=inner, theme=theme)
+    return Panel(Column([(header, 0), (cards, 8)]), outline=theme.empty_slot, theme=theme)
+
+
+def _layouts(rows: Sequence[Row], title: str, deck: Deck):
+    """Every arrangement tried: panels of a few widths, in 1 to 3 columns."""
+    theme = PICTURE_THEME
+    natural = max((max(one_line_width(r[1], deck, theme.group_gap),
+                       HeaderBlock(r[0], r[2], max_width=2000, theme=theme).width) for r in rows), default=0)
+    if not rows:
+        yield Column([(TextBlock(title, theme.title_size, theme.text, bold=True, max_width=600) if title else None, 0)])
+        return
+    for width in panel_widths(natural + 2 * Panel.PAD, PANEL_MIN, PANEL_MAX, lines=(1, 1.5, 2, 3, 4)):
+        inner = width - 2 * Panel.PAD
+        step = common_step([r[1] for r in rows], deck, inner, theme.group_gap)  # the rows line up
+        panels = [_panel(row, deck, inner, step, theme) for row in rows]
+        for columns in column_counts(len(rows)):
+            grid = Grid(panels, columns, GRID_GAP)
+            head = TextBlock(title, theme.title_size, theme.text, bold=True,
+                             max_width=max(grid.width, 360)) if title else None
+            yield Column([(head, 0), (grid, 10)])
 
 
 def rows_image(rows: Sequence[Row], *, title: str = "", deck: str | Deck = "french"):
     """The rows as a PIL image (see :func:`render_rows`)."""
-    theme = THEME
-    max_w = inner_width(theme)
-    d = get_deck(deck)
-    stack = Stack()
-    if title:
-        stack.add(TextBlock(title, theme.title_size, theme.text, bold=True, max_width=max_w))
-    step = common_step([r[1] for r in rows], d, max_w, theme.group_gap)
-    for i, row in enumerate(rows):
-        label, groups, caption = row[0], row[1], row[2]
-        marked: Collection[int] = row[3] if len(row) > 3 else ()
-        if i > 0 or title:
-            stack.add(Separator(theme=theme), gap=12)
-        if label or caption:
-            stack.add(HeaderBlock(label, caption, max_width=max_w, theme=theme), gap=10)
-        stack.add(CardsBlock(groups, deck=d, marked=marked, show_index=False,
-                             reserve_raise=False, reserve_bar=bool(marked), step=step,
-                             max_width=max_w),
-                  gap=8)
-    return render_stack(stack, theme)
+    block = choose(_layouts(rows, title, get_deck(deck)), PICTURE_THEME.padding)
+    return draw_picture(block, PICTURE_THEME, min_width=PICTURE_THEME.min_width)[0]
 
 
 def render_rows(rows: Sequence[Row], *, title: str = "", deck: str | Deck = "french") -> bytes:
     """The upload bytes (:func:`rendering.encode.encode_picture`) of one labelled row of cards per entry of ``rows``.
 
     Each row is ``(label, groups, caption)``: a bold label and a muted caption above the
-    row's card groups (fanned, gaps between groups). An optional fourth element gives the
-    row's marked (eaten) positions, underlined as in :func:`rendering.hand.render_hand`.
-    Rows share one fan step so they line up. Empty rows show an empty card slot.
+    row's card groups (fanned, gaps between groups), in a framed panel. An optional fourth
+    element gives the row's marked (eaten) positions, underlined as in
+    :func:`rendering.hand.render_hand`. Rows share one fan step so they line up. Empty rows
+    show an empty card slot. The panels are set in a grid (1 to 3 columns) chosen so the
+    picture is wider than tall and shown as large as can be in an embed
+    (:func:`rendering.landscape.choose`).
     """
     return encode_picture(rows_image(rows, title=title, deck=deck), deck)
 

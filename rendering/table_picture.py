@@ -22,13 +22,14 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from . import _async
-from .compose import (THEME, Block, CardPlan, CardsBlock, Slot, Stack, TextBlock, common_step, inner_width,
-                      plan_cards)
+from .compose import THEME, Block, CardPlan, CardsBlock, Slot, TextBlock, common_step, plan_cards
 from .encode import encode_picture
-from .fonts import FONT_LOCK, font, prepare_text
+from .landscape import PICTURE_THEME, Beside, Column, Grid, Panel, choose, column_counts, panel_widths
+from .fonts import has_glyph, prepare_text
 from .shapes import SUIT_CHARS
 from .sprites import Deck, card_shadow, card_sprite, get_deck
-from .text import measure, paste_text, text_line
+from .table import one_line_width
+from .text import TextLine, measure, paste_text, text_line
 
 __all__ = ["Group", "Pile", "Row", "SeatBox", "Section", "TablePicture", "picture_names", "printable",
            "render_table_picture", "render_table_picture_async"]
@@ -88,26 +89,33 @@ class TablePicture:
 ACTIVE = (255, 200, 60)
 BOX_FILL = (36, 88, 63)
 BOX_DIM = (33, 66, 50)
-BOX_W, BOX_GAP = 168, 10
-LINE_H = 16  # a detail line in a seat's box
+BOX_W, BOX_GAP = 188, 10
+
+
+def _detail_size(theme) -> int:
+    return theme.index_size + 2
 
 
 class SeatsBlock(Block):
-    """The players around the table, in rows of boxes."""
+    """The players around the table, in rows of boxes (as many a row as ``max_width`` holds)."""
 
-    def __init__(self, seats: tuple[SeatBox, ...], *, max_width: int, theme=THEME):
+    def __init__(self, seats: tuple[SeatBox, ...], *, max_width: int, theme=PICTURE_THEME):
         self.seats = seats
         self.theme = theme
-        self.per_row = max(1, min(len(seats), (max_width + BOX_GAP) // (BOX_W + BOX_GAP)))
-        rows = -(-len(seats) // self.per_row) if seats else 0
+        most = max(1, min(len(seats), (max_width + BOX_GAP) // (BOX_W + BOX_GAP)))
+        rows = -(-len(seats) // most) if seats else 0
+        self.per_row = -(-len(seats) // rows) if seats else 1  # balanced: 2 + 2 rather than 3 + 1
         lines = max((len(s.detail.splitlines()) for s in seats), default=0)
-        self.box_h = 33 + LINE_H * lines  # the name, the detail lines, a little room below
+        self.line_h = _detail_size(theme) + 5
+        self.name_h = theme.label_size + 10
+        self.box_h = self.name_h + self.line_h * lines + 8  # the name, the detail lines, a little room below
         self.width = self.per_row * BOX_W + (self.per_row - 1) * BOX_GAP if seats else 0
         self.height = rows * self.box_h + max(0, rows - 1) * BOX_GAP
 
     def draw(self, canvas, x, y):
         draw = ImageDraw.Draw(canvas)
         theme = self.theme
+        size = _detail_size(theme)
         for i, seat in enumerate(self.seats):
             bx = x + (i % self.per_row) * (BOX_W + BOX_GAP)
             by = y + (i // self.per_row) * (self.box_h + BOX_GAP)
@@ -117,39 +125,48 @@ class SeatsBlock(Block):
                                    width=3 if seat.active else 1)
             colour = theme.muted if seat.dim else theme.text
             name = text_line(_fit(seat.name, theme.label_size, True, BOX_W - 16), theme.label_size, True, colour)
-            paste_text(canvas, name, (bx + 8, by + 5))
+            paste_text(canvas, name, (bx + 8, by + 4))
             for k, line in enumerate(seat.detail.splitlines()):
-                detail = text_line(_fit(line, theme.index_size + 1, False, BOX_W - 16), theme.index_size + 1,
-                                   False, theme.muted)
-                paste_text(canvas, detail, (bx + 8, by + 27 + k * LINE_H))
+                detail = text_line(_fit(line, size, False, BOX_W - 16), size, False, theme.muted)
+                paste_text(canvas, detail, (bx + 8, by + self.name_h + k * self.line_h))
 
 
-PILE_CAPTION_W = 180  # a longer caption ("discarded by <a long name>") is cut
+PILE_CAPTION_W = 170  # a longer caption ("discarded by <a long name>") is cut
+PILE_GAP = 12
 
 
 class PilesBlock(Block):
-    """Piles side by side: a label above each card, a caption below."""
+    """Piles one below the other (or side by side): a label above each card, a caption below."""
 
-    def __init__(self, piles: tuple[Pile, ...], *, deck: str, theme=THEME):
+    def __init__(self, piles: tuple[Pile, ...], *, deck: str, theme=PICTURE_THEME, vertical: bool = True):
         self.deck = get_deck(deck)
         self.theme = theme
         self.piles = piles
+        self.vertical = vertical
+        size = _detail_size(theme)
         self.labels = [text_line(p.label, theme.caption_size, True, theme.text) for p in piles]
-        self.captions = [text_line(_fit(p.caption, theme.index_size + 1, False, PILE_CAPTION_W), theme.index_size + 1,
-                                   False, theme.muted) if p.caption else None
-                         for p in piles]
+        self.captions = [text_line(_fit(p.caption, size, False, PILE_CAPTION_W), size, False, theme.muted)
+                         if p.caption else None for p in piles]
         self.sprites = [card_sprite(p.card, self.deck) if p.card else None for p in piles]
         card_w, card_h = self.deck.card_size
         self.cell_w = [max(card_w, lab.width, cap.width if cap else 0) for lab, cap in zip(self.labels, self.captions)]
         self.label_h = max((lab.height for lab in self.labels), default=0)
         self.caption_h = max((cap.height for cap in self.captions if cap), default=0)
-        self.width = sum(self.cell_w) + 28 * max(0, len(piles) - 1)
-        self.height = self.label_h + 4 + card_h + (4 + self.caption_h if self.caption_h else 0)
+        self.cell_h = self.label_h + 4 + card_h + (4 + self.caption_h if self.caption_h else 0)
+        count = len(piles)
+        if vertical:
+            self.width = max(self.cell_w, default=0)
+            self.height = count * self.cell_h + PILE_GAP * max(0, count - 1)
+        else:
+            self.width = sum(self.cell_w) + 28 * max(0, count - 1)
+            self.height = self.cell_h if piles else 0
 
     def draw(self, canvas, x, y):
         card_w, card_h = self.deck.card_size
         draw = ImageDraw.Draw(canvas)
         for pile, label, caption, cell in zip(self.piles, self.labels, self.captions, self.cell_w):
+            if self.vertical:
+                cell = self.width
             cx = x + (cell - card_w) // 2
             paste_text(canvas, label, (x + (cell - label.width) // 2, y))
             top = y + self.label_h + 4
@@ -161,7 +178,10 @@ class PilesBlock(Block):
                 canvas.paste(image, (cx - dx, top - dy), image)
             if caption is not None:
                 paste_text(canvas, caption, (x + (cell - caption.width) // 2, top + card_h + 4))
-            x += cell + 28
+            if self.vertical:
+                y += self.cell_h + PILE_GAP
+            else:
+                x += cell + 28
 
 
 LABEL_SIZE_EXTRA = 1  # group labels: the index size + 1, bold
@@ -175,7 +195,7 @@ class LabelledCardsBlock(CardsBlock):
     label over a single card stays whole."""
 
     def __init__(self, groups: tuple[Group, ...], *, deck: str, max_width: int, step: int | None = None,
-                 theme=THEME):
+                 theme=PICTURE_THEME):
         groups = tuple(g for g in groups if g.cards)
         cards = [list(g.cards) for g in groups]
         super().__init__(cards, deck=deck, show_index=False, reserve_raise=any(g.label for g in groups),
@@ -246,70 +266,85 @@ def _make_room(plan: CardPlan, needs: dict[int, int], card_w: int) -> CardPlan:
     return CardPlan(tuple(slots), plan.rows, width, plan.step)
 
 
-ROW_LABEL_W = 132  # the widest name at the left of a row, px
-ROW_GAP = 12  # between two rows (a separator line in the middle)
+class NameLine(Block):
+    """A player's name (bold), with his detail after it on the same line when it fits, else
+    under it (cut to the width)."""
 
-
-class RowsBlock(Block):
-    """One line per player: his name at the left, his card groups in front of it (wrapped
-    within the line when they do not fit). Every row uses the same fan step."""
-
-    def __init__(self, rows: tuple[Row, ...], *, deck: str, max_width: int, theme=THEME):
-        self.theme = theme
-        size = theme.caption_size
-        self.names = [text_line(_fit(r.label, size, True, ROW_LABEL_W), size, True,
-                                ACTIVE if r.active else theme.text) for r in rows]
-        self.dash = text_line("—", size, False, theme.muted)
-        self.cards_x = min(ROW_LABEL_W, max((n.width for n in self.names), default=0)) + 14
-        cards_w = max_width - self.cards_x
-        d = get_deck(deck)
-        filled = [tuple(g for g in r.groups if g.cards) for r in rows]
-        step = common_step([[g.cards for g in groups] for groups in filled if groups], d, cards_w,
-                           theme.group_gap)
-        self.blocks = [LabelledCardsBlock(groups, deck=deck, max_width=cards_w, step=step, theme=theme)
-                       if groups else None for groups in filled]
-        self.heights = [b.height if b else max(n.height, self.dash.height) for b, n in zip(self.blocks, self.names)]
-        self.width = self.cards_x + max((b.width if b else self.dash.width for b in self.blocks), default=0)
-        self.height = sum(self.heights) + ROW_GAP * max(0, len(rows) - 1)
-        self.line_end = 0  # where the lines between rows end (the picture's right padding), set when drawn
+    def __init__(self, name: str, detail: str, *, colour, max_width: int, theme=PICTURE_THEME):
+        size = _detail_size(theme)
+        self.name = text_line(_fit(name, theme.label_size, True, max_width), theme.label_size, True, colour)
+        self.detail: TextLine | None = None
+        self.detail_xy = (0, 0)
+        if detail:
+            gap = 10
+            room = max_width - self.name.width - gap
+            if measure(detail, size) <= room:
+                self.detail = text_line(detail, size, False, theme.muted)
+                self.detail_xy = (self.name.width + gap, self.name.baseline - self.detail.baseline)
+            else:
+                self.detail = text_line(_fit(detail, size, False, max_width), size, False, theme.muted)
+                self.detail_xy = (0, self.name.height)
+        self.width = max(self.name.width, (self.detail_xy[0] + self.detail.width) if self.detail else 0)
+        self.height = max(self.name.height, (self.detail_xy[1] + self.detail.height) if self.detail else 0)
 
     def draw(self, canvas, x, y):
-        draw = ImageDraw.Draw(canvas)
-        for i, (name, block, height) in enumerate(zip(self.names, self.blocks, self.heights)):
-            if i:
-                line_y = y - ROW_GAP // 2
-                draw.line((x, line_y, self.line_end or x + self.width, line_y), fill=self.theme.separator, width=1)
-            top = y + (block.raise_space if block else 0)
-            paste_text(canvas, name, (x, top))
-            if block is None:
-                paste_text(canvas, self.dash, (x + self.cards_x, top))
-            else:
-                block.draw(canvas, x + self.cards_x, y)
-            y += height + ROW_GAP
+        paste_text(canvas, self.name, (x, y))
+        if self.detail is not None:
+            paste_text(canvas, self.detail, (x + self.detail_xy[0], y + self.detail_xy[1]))
+
+
+@lru_cache(maxsize=512)
+def seat_panel(row: Row, seat: SeatBox | None, *, deck: str, inner: int, step: int | None,
+               theme=PICTURE_THEME) -> Panel:
+    """A player's panel: his name (and his seat's detail, when the seats are drawn in the
+    panels), then his row of card groups ("—" when it has none); outlined when he is to act.
+    Cached (blocks are not changed by drawing): the layouts tried share panels, and so do
+    the pictures of successive moves."""
+    active = row.active or (seat is not None and seat.active)
+    colour = ACTIVE if active else theme.muted if seat is not None and seat.dim else theme.text
+    detail = " · ".join(seat.detail.splitlines()) if seat is not None else ""
+    head = NameLine(row.label, detail, colour=colour, max_width=inner, theme=theme)
+    groups = tuple(g for g in row.groups if g.cards)
+    body: Block = (LabelledCardsBlock(groups, deck=deck, max_width=inner, step=step, theme=theme) if groups
+                   else _text_block("—", theme.caption_size, theme.muted, False, inner))
+    return Panel(Column([(head, 0), (body, 2 if groups else 6)]), outline=ACTIVE if active else theme.empty_slot,
+                 line=3 if active else 1, theme=theme)
+
+
+GRID_GAP = 10
+
+
+def rows_grid(rows: tuple[Row, ...], seats: tuple[SeatBox, ...] | None, *, deck: str, panel_width: int,
+              columns: int, theme=PICTURE_THEME) -> Grid:
+    """One panel per row (with its seat's box when ``seats`` is given), ``columns`` to a line,
+    every panel's cards at the same fan step, so they line up."""
+    inner = panel_width - 2 * Panel.PAD
+    filled = [tuple(g for g in r.groups if g.cards) for r in rows]
+    step = common_step([[g.cards for g in groups] for groups in filled if groups], get_deck(deck), inner,
+                       theme.group_gap)
+    panels = [seat_panel(row, seats[i] if seats else None, deck=deck, inner=inner, step=step, theme=theme)
+              for i, row in enumerate(rows)]
+    return Grid(panels, columns, GRID_GAP)
+
+
+def _row_natural(row: Row, deck, theme) -> int:
+    """About how wide a row's panel content is on one line (labels pushing groups included)."""
+    groups = [g for g in row.groups if g.cards]
+    size = theme.index_size + LABEL_SIZE_EXTRA
+    width = one_line_width([g.cards for g in groups], deck, theme.group_gap)
+    width += sum(max(0, measure(g.label, size, True) + LABEL_PAD - deck.card_size[0]) for g in groups if g.label
+                 and len(g.cards) == 1)
+    return max(width, measure(row.label, theme.label_size, True))
 
 
 def _drawable(ch: str) -> bool:
-    """Whether the picture's font has a glyph for ``ch`` (suits are drawn as shapes)."""
-    if ch in SUIT_CHARS:
-        return True
-    return _has_glyph(prepare_text(ch))
-
-
-@lru_cache(maxsize=4096)
-def _has_glyph(text: str) -> bool:
-    with FONT_LOCK:
-        f = font(20)
-        missing = f.getmask("\uffff")
-        for ch in text:
-            mask = f.getmask(ch)
-            if mask.size == missing.size and bytes(mask) == bytes(missing):
-                return False
-    return True
+    """Whether the picture's fonts draw ``ch`` (suits are drawn as shapes)."""
+    return ch in SUIT_CHARS or all(has_glyph(c) for c in prepare_text(ch))
 
 
 def printable(text: str) -> str:
-    """``text`` without the characters the picture's font cannot draw (emoji and symbols
-    would print as boxes: "🤖 AI 1" -> "AI 1"), spaces collapsed. Empty if nothing is left."""
+    """``text`` without the characters no font of the chain draws (they would print as a
+    replacement: "\ue000 Lan" -> "Lan"), spaces collapsed. Empty if nothing is left."""
     return " ".join("".join(ch for ch in text if _drawable(ch)).split())
 
 
@@ -360,27 +395,76 @@ def _fit(text: str, size: int, bold: bool, width: int) -> str:
 
 # ---------------------------------------------------------------------------- the picture
 
-def _stack(picture: TablePicture) -> Stack:
-    theme = THEME
-    max_w = inner_width(theme)
-    stack = Stack()
-    stack.add(_text_block(picture.title, theme.title_size, theme.text, True, max_w))
-    if picture.seats:
-        stack.add(SeatsBlock(picture.seats, max_width=max_w), gap=8)
-    if picture.piles:
-        stack.add(PilesBlock(picture.piles, deck=picture.deck), gap=12)
+@lru_cache(maxsize=256)
+def _labelled(groups: tuple[Group, ...], deck: str, width: int, theme) -> LabelledCardsBlock:
+    return LabelledCardsBlock(groups, deck=deck, max_width=width, theme=theme)
+
+
+def _merged(picture: TablePicture) -> Section | None:
+    """The section whose rows are the seats' (one row per seat, in order, named alike): its
+    panels show the seats' boxes, which are not drawn apart."""
+    names = [s.name for s in picture.seats]
     for section in picture.sections:
-        stack.add(_text_block(section.title, theme.caption_size, theme.muted, True, max_w), gap=12)
+        if section.rows and [r.label for r in section.rows] == names:
+            return section
+    return None
+
+
+def _right(picture: TablePicture, width: int, panel: tuple[int, int] | None, merged: Section | None,
+           theme=PICTURE_THEME) -> Column:
+    """Everything but the title and the piles, within ``width`` px; ``panel``: the rows'
+    (panel width, columns)."""
+    parts: list[tuple[Block | None, int]] = []
+    if picture.seats and merged is None:
+        parts.append((SeatsBlock(picture.seats, max_width=width, theme=theme), 0))
+    for section in picture.sections:
+        parts.append((_text_block(section.title, theme.caption_size, theme.muted, True, width), 10))
         groups = tuple(g for g in section.groups if g.cards)
         if groups:
-            stack.add(LabelledCardsBlock(groups, deck=picture.deck, max_width=max_w), gap=2)
-        if any(g.cards for row in section.rows for g in row.groups):
-            stack.add(RowsBlock(section.rows, deck=picture.deck, max_width=max_w), gap=10 if groups else 4)
-        elif not groups:
-            stack.add(_text_block(section.empty, theme.caption_size, theme.muted, False, max_w), gap=2)
-    for note in picture.notes:
-        stack.add(_text_block(note, theme.caption_size, theme.muted, False, max_w), gap=8)
-    return stack
+            parts.append((_labelled(groups, picture.deck, width, theme), 0))
+        has_rows = any(g.cards for row in section.rows for g in row.groups)
+        if not groups and not has_rows:
+            parts.append((_text_block(section.empty, theme.caption_size, theme.muted, False, width), 2))
+        if section.rows and (has_rows or section is merged):
+            panel_width, columns = panel or (width, 1)
+            parts.append((rows_grid(section.rows, picture.seats if section is merged else None, deck=picture.deck,
+                                    panel_width=panel_width, columns=columns, theme=theme), 6))
+    return Column(parts)
+
+
+def _layouts(picture: TablePicture):
+    """Every arrangement tried (:func:`rendering.landscape.choose` picks one): the title over the
+    piles (one below the other) at the left of the rest, which is laid out at a few widths, its
+    rows of players in panels in 1 to 3 columns."""
+    theme = PICTURE_THEME
+    deck = get_deck(picture.deck)
+    piles = PilesBlock(picture.piles, deck=picture.deck, theme=theme) if picture.piles else None
+    merged = _merged(picture)
+    rows = [row for section in picture.sections for row in section.rows]
+    notes = [_text_block(note, theme.caption_size, theme.muted, False, 700) for note in picture.notes]
+
+    def whole(right: Block) -> Column:
+        body = Beside([piles, right], gap=20)
+        title = _text_block(picture.title, theme.title_size, theme.text, True, max(body.width, 360))
+        return Column([(title, 0), (body, 8)] + [(note, 8) for note in notes])
+
+    if rows:
+        natural = max(_row_natural(row, deck, theme) for row in rows) + 2 * Panel.PAD
+        count = max(len(section.rows) for section in picture.sections)
+        for panel_width in panel_widths(natural, 240, 760):
+            for columns in column_counts(count):
+                width = columns * panel_width + (columns - 1) * GRID_GAP
+                yield whole(_right(picture, max(width, BOX_W), (panel_width, columns), merged, theme))
+        return
+    widths = {BOX_W * k + BOX_GAP * (k - 1) for k in range(1, len(picture.seats) + 1)}
+    groups = [g for section in picture.sections for g in section.groups if g.cards]
+    if groups:
+        natural = one_line_width([g.cards for g in groups], deck, theme.group_gap) + len(groups) * 12
+        widths |= set(panel_widths(natural, 300, 1000, lines=range(1, 7)))
+    for width in sorted(widths)[-8:] if len(widths) > 8 else sorted(widths):
+        yield whole(_right(picture, width, None, merged, theme))
+    if not widths:
+        yield whole(_right(picture, 360, None, merged, theme))
 
 
 _local = threading.local()
@@ -400,20 +484,14 @@ def _canvas(width: int, height: int) -> Image.Image:
 def _draw(picture: TablePicture) -> tuple[Image.Image, int, int]:
     """The picture drawn in the top left ``width`` × ``height`` corner of this thread's canvas
     (the rest of the canvas is left over from other pictures)."""
-    theme = THEME
-    stack = _stack(picture)
+    theme = PICTURE_THEME
+    block = choose(_layouts(picture), theme.padding)
     pad = theme.padding
-    width = min(theme.max_width, max(theme.min_width, max((b.width for b, _ in stack.blocks), default=0) + 2 * pad))
-    height = 2 * pad + sum(block.height + gap for block, gap in stack.blocks)
+    width = max(theme.min_width, block.width + 2 * pad)
+    height = block.height + 2 * pad
     canvas = _canvas(width, height)
     canvas.paste(theme.background, (0, 0, width, height))
-    y = pad
-    for block, gap in stack.blocks:
-        y += gap
-        if isinstance(block, RowsBlock):
-            block.line_end = width - pad
-        block.draw(canvas, pad, y)
-        y += block.height
+    block.draw(canvas, pad, pad)
     return canvas, width, height
 
 

@@ -1,4 +1,5 @@
-"""Text lines as cached masks, with ♠♥♦♣ drawn as vector shapes inline.
+"""Text lines as cached masks, with ♠♥♦♣ drawn as vector shapes inline, and every other
+character with the first font of the fallback chain that has it (:func:`rendering.fonts.face_runs`).
 
 A rendered line is a :class:`TextLine`: its size and one ``L`` mask per colour (text colour,
 and red for ♥♦). Pasting a solid colour through a mask blends correctly onto the RGB canvas.
@@ -11,7 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .fonts import FONT_LOCK, font, prepare_text
+from .fonts import FONT_LOCK, face_font, face_runs, font, prepare_text
 from .shapes import SUIT_CHARS, suit_mask
 
 __all__ = ["TextLine", "text_line", "wrap", "paste_text"]
@@ -30,33 +31,39 @@ class TextLine:
     layers: tuple[tuple[Color, Image.Image], ...]
 
 
-def _runs(text: str):
-    """Split into (is_suit, piece) runs."""
-    runs: list[tuple[bool, str]] = []
+SUIT = -1  # the face index of a suit run
+
+
+def _runs(text: str) -> list[tuple[int, str]]:
+    """Split into (face, piece) runs: :data:`SUIT` for one suit symbol, else the index of the
+    chain's font that draws the piece."""
+    runs: list[tuple[int, str]] = []
     buf = ""
     for ch in text:
         if ch in SUIT_CHARS:
             if buf:
-                runs.append((False, buf))
+                runs += face_runs(buf)
                 buf = ""
-            runs.append((True, ch))
+            runs.append((SUIT, ch))
         else:
             buf += ch
     if buf:
-        runs.append((False, buf))
+        runs += face_runs(buf)
     return runs
 
 
+@lru_cache(maxsize=8192)
 def _measure(text: str, size: int, bold: bool) -> int:
-    f = font(size, bold)
+    """Advance width of prepared ``text``; the caller holds :data:`FONT_LOCK`. Cached."""
     width = 0.0
-    for is_suit, piece in _runs(text):
-        width += size * _SUIT_ADVANCE if is_suit else f.getlength(piece)
+    for face, piece in _runs(text):
+        width += size * _SUIT_ADVANCE if face == SUIT else face_font(face, size, bold).getlength(piece)
     return int(round(width))
 
 
+@lru_cache(maxsize=4096)
 def measure(text: str, size: int, bold: bool = False) -> int:
-    """Advance width of ``text`` in px (after :func:`prepare_text`)."""
+    """Advance width of ``text`` in px (after :func:`prepare_text`). Cached."""
     with FONT_LOCK:
         return _measure(prepare_text(text), size, bold)
 
@@ -67,8 +74,12 @@ def text_line(text: str, size: int, bold: bool, color: Color,
     """One line of text; ♠♣ take ``color``, ♥♦ take ``red``. Cached."""
     text = prepare_text(text)
     with FONT_LOCK:
-        f = font(size, bold)
-        ascent, descent = f.getmetrics()
+        runs = _runs(text)
+        ascent, descent = font(size, bold).getmetrics()
+        for face in {face for face, _ in runs if face > 0}:  # a fallback font may reach higher or lower
+            more_ascent, more_descent = face_font(face, size, bold).getmetrics()
+            ascent, descent = max(ascent, min(more_ascent, round(size * 1.25))), max(descent, min(more_descent,
+                                                                                                 round(size * 0.5)))
         pad_top = max(1, size // 8)  # room for stacked Vietnamese marks (Ể, Ẫ)
         height = ascent + descent + pad_top
         baseline = ascent + pad_top
@@ -77,8 +88,8 @@ def text_line(text: str, size: int, bold: bool, color: Color,
         reds = None
         draw = ImageDraw.Draw(main)
         x = 0.0
-        for is_suit, piece in _runs(text):
-            if is_suit:
+        for face, piece in runs:
+            if face == SUIT:
                 suit = SUIT_CHARS[piece]
                 gh = max(4, round(size * _SUIT_HEIGHT))
                 gw = max(4, round(gh * 0.86))
@@ -94,6 +105,7 @@ def text_line(text: str, size: int, bold: bool, color: Color,
                     main.paste(m, (gx, gy), m)
                 x += cell
             else:
+                f = face_font(face, size, bold)
                 draw.text((x, baseline), piece, font=f, fill=255, anchor="ls")
                 x += f.getlength(piece)
     layers: list[tuple[Color, Image.Image]] = [(color, main)]
@@ -108,8 +120,9 @@ def paste_text(canvas: Image.Image, line: TextLine, xy: tuple[int, int]) -> None
         canvas.paste(color, (x, y, x + line.width, y + line.height), mask)
 
 
-def wrap(text: str, size: int, bold: bool, max_width: int) -> list[str]:
-    """Greedy word wrap to ``max_width`` px; explicit newlines are kept."""
+@lru_cache(maxsize=1024)
+def wrap(text: str, size: int, bold: bool, max_width: int) -> tuple[str, ...]:
+    """Greedy word wrap to ``max_width`` px; explicit newlines are kept. Cached."""
     text = prepare_text(text)
     lines: list[str] = []
     with FONT_LOCK:
@@ -131,4 +144,4 @@ def wrap(text: str, size: int, bold: bool, max_width: int) -> list[str]:
                 lines.append(cur[:cut])
                 cur = cur[cut:]
             lines.append(cur)
-    return lines
+    return tuple(lines)

@@ -12,9 +12,11 @@ from rendering import BACK
 from rendering.compose import THEME
 from rendering.encode import encode_picture
 from rendering.sprites import card_shadow, card_sprite, get_deck
-from rendering.table_picture import (ACTIVE, LABEL_PAD, ROW_GAP, Group, LabelledCardsBlock, Pile, Row, RowsBlock,
-                                     SeatBox, Section, TablePicture, picture_names, printable,
-                                     render_table_picture, shadowed_sprite, table_picture_image)
+from rendering.landscape import PICTURE_THEME
+from rendering.table_picture import (ACTIVE, BOX_GAP, BOX_W, LABEL_PAD, Group, LabelledCardsBlock, Pile, Row,
+                                     SeatBox, SeatsBlock, Section, TablePicture, picture_names, printable,
+                                     render_table_picture, rows_grid, seat_panel, shadowed_sprite,
+                                     table_picture_image)
 from rendering.text import text_line
 from tests.uploads import assert_close_upload
 
@@ -35,24 +37,37 @@ def picture(seats: int = 4, melds: int = 6, active: int = 1) -> TablePicture:
 def test_renders_a_png_with_every_part():
     png = render_table_picture(picture())
     image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and 600 < image.width <= 1100 and image.height > 300
+    assert image.format == "PNG" and image.width > image.height > 300 and image.width <= 1100
 
 
 def test_the_player_to_act_is_outlined():
     for active in (0, 2):
-        image = table_picture_image(picture(active=active))
-        # the outline of the active seat's box: the box of seat k starts at 16 + k * 178
-        x = 16 + active * 178 + 60
-        column = [image.getpixel((x, y)) for y in range(40, 70)]
+        seats = picture(active=active).seats
+        block = SeatsBlock(seats, max_width=1068)
+        assert block.per_row == 4
+        image = Image.new("RGB", (block.width, block.height), THEME.background)
+        block.draw(image, 0, 0)
+        # the outline of the active seat's box: the box of seat k starts at k * (BOX_W + BOX_GAP)
+        x = active * (BOX_W + BOX_GAP) + 60
+        column = [image.getpixel((x, y)) for y in range(0, 4)]
         assert ACTIVE in column, active
-        other = 16 + ((active + 1) % 4) * 178 + 60
-        assert ACTIVE not in [image.getpixel((other, y)) for y in range(40, 70)]
+        other = ((active + 1) % 4) * (BOX_W + BOX_GAP) + 60
+        assert ACTIVE not in [image.getpixel((other, y)) for y in range(0, 4)]
 
 
-def test_six_seats_fit_and_more_melds_make_a_taller_picture():
+def test_seats_are_set_in_balanced_rows():
+    seats = picture(seats=6).seats
+    assert SeatsBlock(seats, max_width=3 * BOX_W + 2 * BOX_GAP).per_row == 3
+    assert SeatsBlock(seats, max_width=4 * BOX_W + 3 * BOX_GAP).per_row == 3  # 3 + 3 rather than 4 + 2
+    assert SeatsBlock(seats[:4], max_width=3 * BOX_W + 2 * BOX_GAP).per_row == 2
+
+
+def test_six_seats_fit_and_more_melds_make_a_bigger_picture():
     small = table_picture_image(picture(seats=6, melds=2))
     big = table_picture_image(picture(seats=6, melds=14))
-    assert small.width <= 1100 and big.width <= 1100 and big.height > small.height
+    assert small.width <= 1100 and big.width <= 1100
+    assert big.width * big.height > small.width * small.height
+    assert small.width > small.height and big.width > big.height
 
 
 def test_an_empty_section_says_so():
@@ -87,29 +102,38 @@ def test_rows_render_and_empty_rows_stay_small():
     some = (full[0], Row("Player 1", (Group("trash row", ()),)), full[2], Row("Player 3", ()))
     none = tuple(Row(r.label, (Group("trash row", ()),)) for r in full)
     big, mid, small = (table_picture_image(rows_picture(r)) for r in (full, some, none))
-    assert 600 < big.width <= 1100 and big.height > mid.height > small.height
-    assert small.height < 400  # only the section's empty text under the piles
+    assert big.width <= 1100 and big.width * big.height >= mid.width * mid.height > small.width * small.height
+    assert small.height < 460  # the piles, one below the other, and the seats' panels without cards beside them
+    assert all(image.width > image.height for image in (big, mid, small))
 
 
-def test_the_active_row_name_is_highlighted():
+def test_the_player_to_act_is_outlined_and_his_name_highlighted():
     rows = tuple(Row(f"Player {i}", (Group("discards", ("2V", "3V")),), active=i == 2) for i in range(4))
-    image = table_picture_image(rows_picture(rows))
-    block = RowsBlock(rows, deck="tosom", max_width=1068)
-    top = image.height - 16 - block.height  # the rows end the picture
-    y = top
-    for i, height in enumerate(block.heights):
-        colours = {image.getpixel((x, yy)) for x in range(16, 16 + block.cards_x - 14) for yy in range(y, y + height)}
+    for i, row in enumerate(rows):
+        panel = seat_panel(row, None, deck="tosom", inner=300, step=None)
+        image = Image.new("RGB", (panel.width, panel.height), THEME.background)
+        panel.draw(image, 0, 0)
+        colours = {image.getpixel((x, y)) for x in range(panel.width) for y in range(0, 40)}
         assert (ACTIVE in colours) == (i == 2), i
-        y += height + ROW_GAP
+
+
+def test_a_seats_panel_shows_its_box():
+    seat = SeatBox("Lan", "9 cards · 2 discards\neaten 1", active=True)
+    panel = seat_panel(Row("Lan", (Group("discards", ("2V",)),)), seat, deck="tosom", inner=400, step=None)
+    head = panel.inner.parts[0][0]
+    assert head.detail is not None and head.detail_xy[1] < head.name.height  # on the name's line
+    narrow = seat_panel(Row("Lan", ()), seat, deck="tosom", inner=120, step=None).inner.parts[0][0]
+    assert narrow.detail_xy == (0, narrow.name.height)  # under it
 
 
 def test_rows_share_one_fan_step():
     long = Row("A", (Group("", tuple(["2V", "3V", "4V", "5V", "6V"] * 7)),))
     short = Row("B", (Group("", ("2W", "3W", "4W")),))
-    block = RowsBlock((long, short), deck="tosom", max_width=1068)
-    steps = {b.plan.step for b in block.blocks}
+    grid = rows_grid((long, short), None, deck="tosom", panel_width=1068, columns=1)
+    blocks = [panel.inner.parts[1][0] for panel in grid.cells]
+    steps = {b.plan.step for b in blocks}
     assert len(steps) == 1 and steps.pop() == get_deck("tosom").fan_step[0]
-    assert block.blocks[0].plan.rows == 2 and block.blocks[1].plan.slots[1].x == get_deck("tosom").fan_step[0]
+    assert blocks[0].plan.rows == 2 and blocks[1].plan.slots[1].x == get_deck("tosom").fan_step[0]
 
 
 def test_a_label_over_a_single_card_pushes_the_next_group():
@@ -120,8 +144,9 @@ def test_a_label_over_a_single_card_pushes_the_next_group():
     label = block.labels[0][1]
     assert second.x >= first.x + label.width + LABEL_PAD > first.x + deck.card_size[0] + THEME.group_gap
     assert third.x - (second.x + block.plan.step) == deck.card_size[0] + THEME.group_gap  # no label: the usual gap
-    assert [line.width for _, line in block.labels] == [text_line("trash row", 13, True, THEME.marked).width,
-                                                        text_line("laid", 13, True, THEME.marked).width]
+    size = PICTURE_THEME.index_size + 1
+    assert [line.width for _, line in block.labels] == [text_line("trash row", size, True, THEME.marked).width,
+                                                        text_line("laid", size, True, THEME.marked).width]
 
 
 def test_labels_are_cut_rather_than_overflow_when_there_is_no_room():
@@ -136,13 +161,15 @@ def test_labels_are_cut_rather_than_overflow_when_there_is_no_room():
                 assert slot.x + 2 + line.width + LABEL_PAD <= following.x
 
 
-def test_names_lose_what_the_font_cannot_draw():
-    assert printable("🤖 AI 1") == "AI 1"
-    assert printable("Hòa 🌸 ") == "Hòa"
+def test_names_lose_what_no_font_can_draw():
+    assert printable("🤖 AI 1") == "🤖 AI 1"  # Noto Emoji
+    assert printable("Hòa 🌸 ") == "Hòa 🌸"
+    assert printable("محمد · 李小龍") == "محمد · 李小龍"
     assert printable("Nguyễn Đức") == "Nguyễn Đức"
     assert printable("♠ Ace ♥") == "♠ Ace ♥"  # suits are drawn as shapes
-    assert printable("🌸") == ""
-    assert picture_names(["🤖 AI 1", "🌸", "Lan"]) == ["AI 1", "Seat 2", "Lan"]
+    assert printable("\ue000 Lan\U0010fffd") == "Lan"  # private-use characters: no font has them
+    assert printable("\ue000") == ""
+    assert picture_names(["🤖 AI 1", "\ue000\ue001", "Lan"]) == ["🤖 AI 1", "Seat 2", "Lan"]
 
 
 def test_the_upload_is_the_drawn_picture_in_the_decks_palette():

@@ -90,8 +90,8 @@ def test_pictures_of_a_whole_game(game, players, seed, ai):
         assert picture == ui.table_picture(state.view(None), names, table), "deterministic: equal data, no upload"
         hash(picture)
         assert picture.deck == ui.deck and picture.title.startswith(f"{ui.game.title} · table #42")
-        # one box per seat, named without emoji, the seats to act outlined, the away seat dimmed
-        assert [s.name for s in picture.seats] == ["Lan", "AI 1", "Đức", "Hòa"][:players]
+        # one box per seat, named as chosen (emoji are drawn), the seats to act outlined, the away seat dimmed
+        assert [s.name for s in picture.seats] == ["Lan", "🤖 AI 1", "Đức", "Hòa 🌸"][:players]
         assert {i for i, s in enumerate(picture.seats) if s.active} == set(view["to_act"])
         seen_active += bool(view["to_act"])
         assert [s.dim for s in picture.seats] == [i == players - 1 for i in range(players)]
@@ -119,7 +119,7 @@ def test_pictures_of_a_whole_game(game, players, seed, ai):
     for picture in (rendered[0], middle, rendered[-1]):
         png = render_table_picture(picture)
         image = assert_close_upload(png, table_picture_image(picture))  # a palette PNG, nearly the drawing
-        assert image.width <= 1100 and image.height < 1300
+        assert image.width <= 1100 and image.height < image.width  # landscape: shown large in an embed
         assert len(png) < 72_000, len(png)  # the fullest: Tứ Sắc at 4 at the end of a game, 59 KB
 
 
@@ -143,7 +143,7 @@ def test_no_private_card_reaches_the_picture(game):
 
 def test_a_name_with_nothing_printable_gets_its_seat_number():
     table = table_of("phom", 2)
-    table.seats[1].name = "🌸🌸"
+    table.seats[1].name = "\ue000\ue001"  # private-use characters: no font draws them
     view = next(positions("phom", 2, 1))[1]
     assert [s.name for s in PhomUI().table_picture(view, table.names(), table).seats] == ["Lan", "Seat 2"]
 
@@ -172,10 +172,10 @@ def test_chan_drawn_card_and_card_on_offer():
             assert pile.card is None and pile.label == "On offer"
         elif view["active_from"] is None:
             kinds.add("drawn")
-            assert pile.label == "Drawn" and pile.caption == f"by {['Lan', 'AI 1'][view['current']]}"
+            assert pile.label == "Drawn" and pile.caption == f"by {['Lan', '🤖 AI 1'][view['current']]}"
         else:
             kinds.add("offer")
-            assert pile.label == "On offer" and pile.caption == f"from {['Lan', 'AI 1'][view['active_from']]}"
+            assert pile.label == "On offer" and pile.caption == f"from {['Lan', '🤖 AI 1'][view['active_from']]}"
             assert view["rows"][view["active_from"]][-1] == view["active"]
     assert kinds == {"drawn", "offer"}
 
