@@ -14,6 +14,7 @@ from rendering.table_picture import render_table_picture_async
 from bot.i18n import _, ngettext, number, pgettext
 
 from .adapter import GameUI, HandImage, Selection
+from .commands import LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
 from .names import safe_name
@@ -37,6 +38,8 @@ def chips(amount: int, *, signed: bool = False) -> str:
 def option_value(option: Any, value: Any) -> str:
     if isinstance(value, bool):
         return _("on") if value else _("off")
+    if option is LANGUAGE:  # a language is named in its own words
+        return option.choice_name(str(value))
     if option is not None and option.choices:
         return pgettext("choice", option.choice_name(str(value)))
     return number(value) if isinstance(value, int) else str(value)
@@ -56,7 +59,7 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord
             seats=ngettext("{taken}/{n} seat taken (needs {min}+)", "{taken}/{n} seats taken (needs {min}+)",
                            table.max_seats).format(taken=len(table.seats), n=table.max_seats, min=game.min_players)),
     ])
-    options = {option.name: option for option in ui.lobby_options}
+    options = {option.name: option for option in (LANGUAGE, *ui.lobby_options)}
     extra = [f"{_(options[key].label) if key in options else key} **{option_value(options.get(key), value)}**"
              for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats"}]
     if extra:
