@@ -59,8 +59,9 @@ class PhomUI(GameUI):
         parts = []
         if arrangement is not None:
             points = arrangement["points"]
+            # móm counts only at the end (a hand that showed no phỏm): said once the last round has come
             parts.append(ngettext("Móm · {n} point", "Móm · {n} points", points).format(n=points)
-                         if arrangement["mom"] else
+                         if arrangement["mom"] and view["last_round"] else
                          ngettext("Leftover {n} point", "Leftover {n} points", points).format(n=points))
         if view["locked"]:
             parts.append(_("locked: {cards}").format(cards=" ".join(card_label(c) for c in view["locked"])))
