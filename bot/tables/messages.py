@@ -13,7 +13,7 @@ from rendering.table_picture import render_table_picture_async
 
 from bot.i18n import _, ngettext, number, pgettext
 
-from .adapter import GameUI, HandImage, Selection
+from .adapter import GameUI, HandImage, Selection, Settlement, chips
 from .commands import LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
@@ -28,11 +28,6 @@ def seat_label(table: Table, index: int) -> str:
     if seat.is_ai:
         return f"🤖 {name}"
     return f"💤 {name}" if seat.away else name
-
-
-def chips(amount: int, *, signed: bool = False) -> str:
-    """``+12 chips`` / ``1 chip``, in the current language."""
-    return ngettext("{n} chip", "{n} chips", abs(amount)).format(n=number(amount, signed=signed))
 
 
 def option_value(option: Any, value: Any) -> str:
@@ -244,21 +239,25 @@ def seat_selection(table: Table, ui: GameUI, view: dict, seat: int) -> Selection
     return cards
 
 
+def settlement(table: Table, outcome: Any) -> Settlement:
+    """What the game paid each seat in chips, as the ledger records it (gà at the table's ``ga_stake``)."""
+    return Settlement.of(outcome, stake=table.stake, ga_stake=int(table.options.get("ga_stake", 0)))
+
+
 def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
     """The end of a game: summary (from the engine's phrases and the seats' names), ranking, payments."""
     embed = discord.Embed(title=_("{game} · table #{table} · game {number} — result").format(
         game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
     summary = ui.summary_text(outcome.summary, names)
     embed.description = summary or (_("Drawn game: no payments.") if outcome.is_draw else "")
-    ga_stake = int(table.options.get("ga_stake", 0))
-    won = outcome.chips(table.stake)
+    won = settlement(table, outcome).chips
     lines = []
     for r in sorted(outcome.results, key=lambda r: (r.rank, r.seat)):
         parts = [f"**{r.rank}. {names[r.seat]}**"]
         if r.points is not None:
             parts.append(ngettext("{n} point", "{n} points", abs(r.points)).format(n=number(r.points)))
         parts += [ui.note_text(note) for note in r.notes]
-        parts.append(f"**{chips(won[r.seat] + r.ga * ga_stake, signed=True)}**")
+        parts.append(f"**{chips(won[r.seat], signed=True)}**")
         if r.ga:
             parts.append(f"{number(r.ga, signed=True)} gà")
         lines.append(" · ".join(parts))
