@@ -6,7 +6,8 @@ from bot.games import chan, chan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.tosom import RANKS, cjk_name, is_ca, sort_cards, vi_name
 from bot.i18n import C_, N_, _, ngettext, number
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards, stakes
+from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
+                                Settlement, cards, chips)
 from bot.tables.commands import MAX_STAKE, GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -296,35 +297,33 @@ class ChanUI(CopyTokensUI):
                                               rows=tuple(row(seat) for seat in range(n)),
                                               empty=_("No card on the table yet.")),))
 
-    def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
+    def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
         outcome = view["outcome"]
-        results = {r["seat"]: r for r in outcome["results"]}
-        rows = []
         winner = outcome["winner"]
 
         def ga(count: int | str) -> str:  # gà is a native word (the engine's "chan.ga" phrase)
             return _("{ga} gà").format(ga=count)
 
-        if winner is not None and outcome["hand"]:
-            hand = outcome["hand"]
-            groups = [list(p) for p in hand["chan"]] + [list(p) for p in hand["ca"]]
-            # the factors' names and dịch are native words
-            factors = " · ".join(f"{f['name']} {f['points']}/{f['dich']} dịch" for f in outcome["factors"])
-            r = results[winner]
-            parts = [ngettext("{factors} → {n} point", "{factors} → {n} points", outcome["points"]).format(
-                factors=factors, n=outcome["points"])]
-            if outcome["ga"]:
-                parts.append(ga(outcome["ga"]))
-            parts.append(stakes(r["payout"]))
-            rows.append((f"{names[winner]} — ù", groups, " · ".join(parts)))
-        for seat, name in enumerate(names):
-            if seat == winner:
-                continue
-            hand = outcome["hands"][seat]
-            groups = hand_groups(hand, True) + [list(p) for p in view["laid"][seat]]
-            r = results[seat]
-            parts = [stakes(r["payout"])] + ([ga(number(r["ga"], signed=True))] if r["ga"] else [])
-            rows.append((name, groups, " · ".join(parts)))
+        rows = []
+        for result in self.ranked(view):
+            seat = result["seat"]
+            # ù, the factors' names and dịch are native words
+            label = self.result_label(view, names, result, won="{player} — ù")
+            if seat == winner and outcome["hand"]:
+                hand = outcome["hand"]
+                groups = [list(p) for p in hand["chan"]] + [list(p) for p in hand["ca"]]
+                factors = " · ".join(f"{f['name']} {f['points']}/{f['dich']} dịch" for f in outcome["factors"])
+                parts = [ngettext("{factors} → {n} point", "{factors} → {n} points", outcome["points"]).format(
+                    factors=factors, n=outcome["points"])]
+                if outcome["ga"]:
+                    parts.append(ga(outcome["ga"]))
+                parts.append(chips(settlement.chips[seat], signed=True))
+            else:
+                groups = hand_groups(outcome["hands"][seat], True) + [list(p) for p in view["laid"][seat]]
+                parts = [chips(settlement.chips[seat], signed=True)]
+                if result["ga"]:
+                    parts.append(ga(number(result["ga"], signed=True)))
+            rows.append((label, groups, " · ".join(parts)))
         return rows
 
 

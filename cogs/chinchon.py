@@ -11,7 +11,8 @@ import copy
 from bot.games import chinchon, chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.i18n import C_, N_, _, ngettext
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards
+from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
+                                Settlement, cards)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Pile, SeatBox, TablePicture
@@ -266,8 +267,12 @@ class ChinchonUI(CopyTokensUI):
             rows.append((names[seat], groups or [[]], caption))
         return rows
 
-    def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
-        return self.round_rows(view, names, len(view["round_results"]) - 1)
+    def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
+        def hand(result: dict, seat: int) -> list[list[str]]:
+            shown = result["hands"][seat]
+            return [list(m) for m in shown["melds"]] + ([list(shown["unmatched"])] if shown["unmatched"] else [])
+
+        return self.match_result_rows(view, names, settlement, hand)
 
 
 def card_of_shown(card: str) -> str:

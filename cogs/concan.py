@@ -12,7 +12,8 @@ from bot.games import concan, concan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan import JOKER, is_joker_token, token_identity
 from bot.i18n import C_, N_, _, ngettext
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, Selection, SelectOption, SelectSpec, cards
+from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
+                                SelectSpec, Settlement, cards)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, SeatBox, Section, TablePicture
@@ -383,8 +384,9 @@ class ConcanUI(CopyTokensUI):
         lines.append("```")
         return lines
 
-    def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
-        return self.round_rows(view, names, len(view["round_results"]) - 1)
+    def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
+        return self.match_result_rows(view, names, settlement,
+                                      lambda result, seat: [list(result["hands"][seat]["cards"])])
 
 
 class Concan(GameCog):

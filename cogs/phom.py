@@ -5,7 +5,8 @@ from __future__ import annotations
 from bot.games import phom, phom_ai
 from bot.games.base import IllegalAction
 from bot.i18n import N_, _, ngettext, pgettext
-from bot.tables.adapter import ButtonSpec, GameUI, HandImage, SelectOption, SelectSpec, cards, stakes
+from bot.tables.adapter import (ButtonSpec, GameUI, HandImage, ResultRow, SelectOption, SelectSpec, Settlement,
+                                cards, chips)
 from bot.tables.commands import GameCog
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -59,8 +60,9 @@ class PhomUI(GameUI):
         parts = []
         if arrangement is not None:
             points = arrangement["points"]
+            # móm counts only at the end (a hand that showed no phỏm): said once the last round has come
             parts.append(ngettext("Móm · {n} point", "Móm · {n} points", points).format(n=points)
-                         if arrangement["mom"] else
+                         if arrangement["mom"] and view["last_round"] else
                          ngettext("Leftover {n} point", "Leftover {n} points", points).format(n=points))
         if view["locked"]:
             parts.append(_("locked: {cards}").format(cards=" ".join(card_label(c) for c in view["locked"])))
@@ -263,19 +265,18 @@ class PhomUI(GameUI):
                                               rows=tuple(row(seat) for seat in range(n)),
                                               empty=_("No card on the table yet.")),))
 
-    def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
+    def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
         outcome = view["outcome"]
-        ranks = {r["seat"]: r for r in outcome["results"]}
         rows = []
-        for seat, hand in enumerate(outcome["hands"]):
-            result = ranks[seat]
+        for result in self.ranked(view):
+            seat = result["seat"]
+            hand = outcome["hands"][seat]
             groups = [list(m) for m in hand["melds"]] + ([list(hand["leftover"])] if hand["leftover"] else [])
-            points, payout = hand["points"], result["payout"]
+            points = hand["points"]
             parts = ["móm"] if hand["mom"] else []
             parts += [ngettext("{n} point", "{n} points", points).format(n=points),
-                      _("rank {rank}").format(rank=result["rank"]),
-                      stakes(payout)]
-            rows.append((names[seat], groups, " · ".join(parts)))
+                      chips(settlement.chips[seat], signed=True)]
+            rows.append((self.result_label(view, names, result), groups, " · ".join(parts)))
         return rows
 
 

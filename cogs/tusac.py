@@ -7,7 +7,8 @@ from bot.games.base import Event, IllegalAction, card_of, tokens_for
 from bot.games.tusac import card_name, glyph
 from bot.games.tusac_sets import COLOURS, sort_cards
 from bot.i18n import C_, N_, _, ngettext
-from bot.tables.adapter import ButtonSpec, CopyTokensUI, HandImage, SelectOption, SelectSpec, cards, stakes
+from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
+                                Settlement, cards, chips)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -301,25 +302,25 @@ class TuSacUI(CopyTokensUI):
                                               rows=tuple(row(seat) for seat in range(n)),
                                               empty=_("No card on the table yet.")),))
 
-    def result_rows(self, view: dict, names: list[str]) -> list[tuple]:
+    def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
         outcome = view["outcome"]
-        results = {r["seat"]: r for r in outcome["results"]}
         rows = []
-        for seat, hand in enumerate(outcome["hands"]):
+        for result in self.ranked(view):
+            seat = result["seat"]
+            hand = outcome["hands"][seat]
             public = public_groups(view, seat)
             private = [[k] * 3 for k in hand["khaps"]] + [list(s) for s in hand["sets"]]
             if hand["trash"]:
                 private.append(list(hand["trash"]))
-            won = results[seat]["payout"]
-            payout = stakes(won)
+            won = chips(settlement.chips[seat], signed=True)
+            # no emoji in the label: the image font has none
+            label = self.result_label(view, names, result, won=_("{player} — wins"))
             if seat == outcome["winner"]:
-                label = _("{player} — wins").format(player=names[seat])  # no emoji: the image font has none
                 caption = _("hand value {value} · each loser owes {pay}").format(
-                    value=outcome["value"], pay=outcome["payment"]) + " · " + payout
+                    value=outcome["value"], pay=chips(outcome["payment"] * settlement.stake)) + " · " + won
             else:
-                label = names[seat]
                 caption = _("trash {trash} · khap {khap}").format(
-                    trash=hand["trash_count"], khap=len(hand["khaps"])) + " · " + payout
+                    trash=hand["trash_count"], khap=len(hand["khaps"])) + " · " + won
             count = sum(map(len, public))
             rows.append((label, public + private, caption, list(range(count))))
         return rows

@@ -8,10 +8,10 @@ current card selection; none of them touches Discord.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from bot.games.base import Event, Game, IllegalAction, Phrase, tokens_for
-from bot.i18n import N_, _, ngettext, number
+from bot.games.base import Event, Game, IllegalAction, Outcome, Phrase, tokens_for
+from bot.i18n import N_, _, ngettext, number, pgettext
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,32 @@ def cards(n: int) -> str:
     return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
-def stakes(n: int) -> str:
-    """A result's payout in stakes, signed: ``"+1 stake"`` / ``"−3 stakes"`` in the current language."""
-    return ngettext("{n} stake", "{n} stakes", abs(n)).format(n=number(n, signed=True))
+def chips(amount: int, *, signed: bool = False) -> str:
+    """``+12 chips`` / ``1 chip``, in the current language."""
+    return ngettext("{n} chip", "{n} chips", abs(amount)).format(n=number(amount, signed=signed))
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What a finished game paid, in chips, exactly as the ledger records it: ``chips`` is each
+    seat's net (by seat; gà included), ``stake`` the chips per stake unit, ``pot`` the chips a
+    match played for a pot had in it (None for other games)."""
+
+    stake: int
+    chips: tuple[int, ...]
+    pot: int | None = None
+
+    @classmethod
+    def of(cls, outcome: Outcome, *, stake: int, ga_stake: int = 0) -> "Settlement":
+        won = outcome.chips(stake)
+        ga = {r.seat: r.ga for r in outcome.results}
+        return cls(stake, tuple(won[seat] + ga.get(seat, 0) * ga_stake for seat in range(len(won))),
+                   None if outcome.pot is None else sum(outcome.pot) * stake)
+
+
+#: a row of a result picture: (label, grouped cards, caption), or with a fourth element, the
+#: positions of the marked cards
+ResultRow = tuple
 
 
 class GameUI:
@@ -259,9 +282,59 @@ class GameUI:
         facts a picture may show (whose turn, the round...)."""
         return None
 
-    def result_rows(self, view: dict, names: list[str]) -> list[tuple[str, list[list[str]], str]]:
-        """Rows for the end-of-game image: (label, grouped cards, caption) per seat."""
+    def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
+        """Rows for the end-of-game image: (label, grouped cards, caption) per seat, best rank
+        first (:meth:`ranked`), labelled with :meth:`result_label`; amounts in chips, as
+        ``settlement`` (the ledger's) gives them."""
         raise NotImplementedError
+
+    # ---- helpers of the result rows
+    @staticmethod
+    def ranked(view: dict) -> list[dict]:
+        """The outcome's results (dicts of the view), best rank first, then by seat."""
+        return sorted(view["outcome"]["results"], key=lambda r: (r["rank"], r["seat"]))
+
+    @staticmethod
+    def winners(view: dict) -> list[int]:
+        """The seats that won (several share a pot; none in a drawn game)."""
+        outcome = view["outcome"]
+        if outcome.get("winners") is not None:
+            return list(outcome["winners"])
+        return [] if outcome.get("winner") is None else [outcome["winner"]]
+
+    def result_label(self, view: dict, names: list[str], result: dict, *, won: str | None = None) -> str:
+        """``"1. Lan — wins"``, ``"2. Minh"``: the seat's rank and name, the winner marked
+        (``won``: the game's own word for it, e.g. ù)."""
+        name = names[result["seat"]]
+        if result["seat"] in self.winners(view):
+            name = won.format(player=name) if won else pgettext("result", "{player} — wins").format(player=name)
+        return f"{result['rank']}. {name}"
+
+    def match_result_rows(self, view: dict, names: list[str], settlement: Settlement,
+                          hand: Callable[[dict, int], list[list[str]]]) -> list[ResultRow]:
+        """The final picture of a match of several rounds: per seat, best rank first, its cards
+        of the last round (``hand(round_result, seat)``, empty for a seat out by then), each
+        round's points and total, its final total and chips; the winners take the pot."""
+        results = view["round_results"]
+        last = results[-1]
+        winners = self.winners(view)
+        rows = []
+        for result in self.ranked(view):
+            seat = result["seat"]
+            # words, not an arrow: the pictures' font has no arrow
+            rounds = [_("round {round}: {points}, total {total}").format(
+                round=k + 1, points=number(r["points"][seat], signed=True), total=number(r["totals"][seat]))
+                for k, r in enumerate(results) if r["points"][seat] is not None]
+            notes = [self.note_text(note) for note in result.get("notes", ())]
+            money = [_("total {total}").format(total=number(view["outcome"].get("totals", view["totals"])[seat]))]
+            if seat in winners and settlement.pot is not None:
+                money.append((_("takes the pot of {pot}") if len(winners) == 1 else _("shares the pot of {pot}"))
+                             .format(pot=chips(settlement.pot)))
+            money.append(chips(settlement.chips[seat], signed=True))
+            caption = "\n".join(line for line in (" · ".join(rounds), " · ".join(notes), " · ".join(money)) if line)
+            groups = hand(last, seat) if last["hands"][seat] is not None else []
+            rows.append((self.result_label(view, names, result), groups or [[]], caption))
+        return rows
 
 
 class CopyTokensUI(GameUI):

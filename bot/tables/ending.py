@@ -11,6 +11,7 @@ from bot import ledger
 from bot import i18n
 from bot.i18n import _
 
+from . import messages
 from .core import ServiceCore, log
 from .model import Seat, Table
 from .outbox import retry_delay
@@ -73,12 +74,11 @@ class EndFlow(ServiceCore):
     async def _settle(self, table: Table) -> None:
         outcome = table.state.outcome()
         outcome.check_balanced()
-        ga_stake = int(table.options.get("ga_stake", 0))
-        chips = outcome.chips(table.stake)
+        chips = messages.settlement(table, outcome).chips  # what the result shows
         winners = set(outcome.winners)
         entries = [
             ledger.Entry(seat=r.seat, user_id=table.seats[r.seat].user_id, name=table.seats[r.seat].name,
-                         chips=chips[r.seat] + r.ga * ga_stake, ga=r.ga, rank=r.rank, points=r.points,
+                         chips=chips[r.seat], ga=r.ga, rank=r.rank, points=r.points,
                          won=r.seat in winners, detail=r.notes, rounds=table.rounds_done() or None)
             for r in outcome.results
         ]

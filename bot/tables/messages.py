@@ -13,7 +13,8 @@ from rendering.table_picture import render_table_picture_async
 
 from bot.i18n import _, ngettext, number, pgettext
 
-from .adapter import GameUI, HandImage, Selection
+from .adapter import GameUI, HandImage, Selection, Settlement, chips
+from .commands import LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
 from .names import safe_name
@@ -29,14 +30,11 @@ def seat_label(table: Table, index: int) -> str:
     return f"💤 {name}" if seat.away else name
 
 
-def chips(amount: int, *, signed: bool = False) -> str:
-    """``+12 chips`` / ``1 chip``, in the current language."""
-    return ngettext("{n} chip", "{n} chips", abs(amount)).format(n=number(amount, signed=signed))
-
-
 def option_value(option: Any, value: Any) -> str:
     if isinstance(value, bool):
         return _("on") if value else _("off")
+    if option is LANGUAGE:  # a language is named in its own words
+        return option.choice_name(str(value))
     if option is not None and option.choices:
         return pgettext("choice", option.choice_name(str(value)))
     return number(value) if isinstance(value, int) else str(value)
@@ -56,7 +54,7 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord
             seats=ngettext("{taken}/{n} seat taken (needs {min}+)", "{taken}/{n} seats taken (needs {min}+)",
                            table.max_seats).format(taken=len(table.seats), n=table.max_seats, min=game.min_players)),
     ])
-    options = {option.name: option for option in ui.lobby_options}
+    options = {option.name: option for option in (LANGUAGE, *ui.lobby_options)}
     extra = [f"{_(options[key].label) if key in options else key} **{option_value(options.get(key), value)}**"
              for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats"}]
     if extra:
@@ -241,21 +239,25 @@ def seat_selection(table: Table, ui: GameUI, view: dict, seat: int) -> Selection
     return cards
 
 
+def settlement(table: Table, outcome: Any) -> Settlement:
+    """What the game paid each seat in chips, as the ledger records it (gà at the table's ``ga_stake``)."""
+    return Settlement.of(outcome, stake=table.stake, ga_stake=int(table.options.get("ga_stake", 0)))
+
+
 def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
     """The end of a game: summary (from the engine's phrases and the seats' names), ranking, payments."""
     embed = discord.Embed(title=_("{game} · table #{table} · game {number} — result").format(
         game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
     summary = ui.summary_text(outcome.summary, names)
     embed.description = summary or (_("Drawn game: no payments.") if outcome.is_draw else "")
-    ga_stake = int(table.options.get("ga_stake", 0))
-    won = outcome.chips(table.stake)
+    won = settlement(table, outcome).chips
     lines = []
     for r in sorted(outcome.results, key=lambda r: (r.rank, r.seat)):
         parts = [f"**{r.rank}. {names[r.seat]}**"]
         if r.points is not None:
             parts.append(ngettext("{n} point", "{n} points", abs(r.points)).format(n=number(r.points)))
         parts += [ui.note_text(note) for note in r.notes]
-        parts.append(f"**{chips(won[r.seat] + r.ga * ga_stake, signed=True)}**")
+        parts.append(f"**{chips(won[r.seat], signed=True)}**")
         if r.ga:
             parts.append(f"{number(r.ga, signed=True)} gà")
         lines.append(" · ".join(parts))

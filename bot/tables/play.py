@@ -63,6 +63,8 @@ class PlayFlow(ShowFlow):
                     else:
                         table.selection[seat] = list(chosen)
                         table.picks[seat] = dict(getattr(chosen, "picks", {}))
+                        if control.key == "quick" and not chosen and not table.picks[seat]:
+                            refusal = _("Nothing to select: your move now needs no card.")
             elif control.key in {spec.key for spec in ui.extra_selects(
                     table.state.view(seat), messages.seat_selection(table, ui, table.state.view(seat), seat))}:
                 # another select (a meld number...): one value, and only one of its options

@@ -324,9 +324,9 @@ class ShowFlow(ServiceCore):
             with i18n.language(table.language):
                 embed = messages.result_embed(played, ui, outcome, names)
                 controls = messages.table_view(table, rematch=True)
-                rows = ui.result_rows(state.view(None), played.raw_names())
-                title = _("{game} · table #{table} · game {number}").format(game=ui.game.title, table=table.id,
-                                                                             number=played.game_no)
+                rows = ui.result_rows(state.view(None), played.raw_names(), messages.settlement(played, outcome))
+                title = _("{game} · table #{table} · game {number} — result").format(
+                    game=ui.game.title, table=table.id, number=played.game_no)
             return await _rows_draft(("result", game_id), embed, controls, rows, title, ui.deck, "result.png")
 
         async def posted(slot: Slot, message: discord.Message) -> None:

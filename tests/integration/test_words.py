@@ -1,0 +1,46 @@
+"""Words, not codes: the lobby names its language, and a Quick Select with nothing to select
+says so privately, in the clicker's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import i18n
+from bot.games.french import FULL_DECK
+from tests.simhelpers import Players, dm, enabled, private_texts, start_table, table_of
+
+
+@pytest.mark.parametrize("lang,name", [("es", "Español"), ("vi", "Tiếng Việt"), ("en", "English")])
+async def test_the_lobby_names_its_language(simcord_env, lang, name):
+    players = Players(simcord_env, 1)
+    await players.members[0].slash(players.channel, "phom new", language=lang)
+    description = players.channel.last_message.embeds[0].description
+    label = i18n.in_language(lang, "language")
+    assert f"{label} **{name}**" in description, description
+    assert f"**{lang}**" not in description
+
+
+# Lan (seat 0) gets the first 10 cards, Minh the next 9: nothing of Minh's makes a phỏm with K♠.
+LAN = ["KS", "7H", "KD", "QC", "2C", "9D", "JS", "4C", "TS", "3D"]
+MINH = ["5H", "6H", "9C", "AS", "2S", "8D", "JD", "QD", "4H"]
+PACK = LAN + MINH + [c for c in FULL_DECK if c not in LAN + MINH]
+
+
+async def test_a_quick_select_with_nothing_to_select_says_so_privately(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "phom", 2, 0, deck=PACK)
+    lan, minh = players.members
+    table = table_of(env)
+    await lan.user.select(dm(lan), ["KS"])
+    await lan.user.click(dm(lan), label="Discard")
+    assert table.state.legal_actions(1) == ["draw"]
+
+    told = await minh.user.click(dm(minh), label="Quick Select")
+    assert private_texts(told) == ["Nothing to select: your move now needs no card."]
+    assert told.ephemeral or told.followups
+    assert table.selection.get(1, []) == [] and "Draw" in enabled(dm(minh))
+
+    await minh.slash(players.channel, "settings language", language="es")  # his own language from now on
+    (quick,) = {"Quick Select", i18n.in_language("es", "Quick Select")} & enabled(dm(minh))
+    told = await minh.user.click(dm(minh), label=quick)
+    assert private_texts(told) == [i18n.in_language("es", "Nothing to select: your move now needs no card.")]
