@@ -247,7 +247,7 @@ class ShowFlow(ServiceCore):
             looked = table.clicked_at.get(seat, float("-inf")) >= created
             if mode == "off" or looked or table.game_id != game_id or seat not in table.acting:
                 return None  # silenced, or he is already playing this turn
-            if mode == "mention":
+            if mode == "mention" or seat in table.dm_closed:  # (no DM reaches him: the thread does)
                 slot.channel_id, slot.user_id = table.play_channel_id, None
                 with i18n.language(table.language):
                     text = _("{player}, it's your turn at table #{table}.").format(player=f"<@{user_id}>",

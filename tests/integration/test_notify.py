@@ -58,3 +58,21 @@ async def test_settings_notify_off_silences_and_mention_pings_in_the_thread(simc
     mention = next(m for m in reversed(thread.history()) if f"<@{duc.id}>" in (m.content or ""))
     assert "your turn" in mention.content
     assert env.backend.get_message(thread.id, mention.id).ping_user_ids == [duc.id]
+
+
+async def test_a_player_whose_dms_are_closed_is_mentioned_in_the_thread(simcord_env):
+    env = simcord_env
+    from tests.simhelpers import Players, buttons
+
+    players = Players(env, 2)
+    lan, minh = players.members
+    env.inject_error("POST", f"/channels/{minh.user.dm_channel.id}/messages", status=403, code=50007, times=None)
+    await lan.slash(players.channel, "phom new", seats=2)
+    await minh.click(players.channel.last_message, label="Join")
+    await lan.click(players.channel.last_message, label="Start")
+    assert await quick_move(lan.user, lambda: dm(lan)) == []
+    thread = play_channel(players)
+    mention = next(m for m in reversed(thread.history()) if "your turn" in (m.content or ""))
+    assert mention.content.startswith(f"<@{minh.id}>")
+    assert env.backend.get_message(thread.id, mention.id).ping_user_ids == [minh.id]
+    assert any("My hand" in buttons(m) for m in thread.history())
