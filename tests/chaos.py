@@ -327,11 +327,12 @@ class Chaos:
         from bot.app import create_bot
         from bot.config import load
 
-        # the default table_edit_seconds (its frames wait on the virtual clock); no AI pause, and
-        # a budget that never holds a call back: it counts real seconds, which SimCord's
-        # simulated games do not spend (benchmarks/load.py measures the budget's figures)
+        # no AI pause, and a budget that never holds a call back: it counts real seconds, which
+        # SimCord's simulated games do not spend (benchmarks/load.py measures the budget's figures);
+        # table_edit_seconds over SimCord's 5 s settling of a restart, so that a frame held back
+        # waits on the virtual clock and never on the wall clock
         bot = create_bot(load(EMPTY_CONFIG, database=str(self.db_path), ai_delay_seconds=0,
-                              rest_calls_per_second=1e6))
+                              rest_calls_per_second=1e6, table_edit_seconds=6))
         self.bots.append(bot)
         return bot
 
