@@ -152,7 +152,8 @@ class ChanUI(CopyTokensUI):
             *(ButtonSpec(key, _(label), key in kinds, "success") for key, label in EAT_KEYS.items()),
             ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
             ButtonSpec("discard", _("Discard"), phase in ("open", "discard") and bool(legal)
-                       and legal != ["u"] and len(selection) == 1, "danger", row=2),
+                       and legal != ["u"] and len(selection) == 1, "danger", row=2,
+                       teach=phase in ("open", "discard") and bool(legal) and legal != ["u"]),
         ]
         if "chiu" in legal:
             specs.append(ButtonSpec("chiu", _("Chíu"), True, "success", row=2))

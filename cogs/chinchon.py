@@ -165,12 +165,15 @@ class ChinchonUI(CopyTokensUI):
                     ButtonSpec("decline", _("Decline"), "decline" in legal, "danger")]
         card = card_of(selection[0]) if len(selection) == 1 else None
         top = view["top_discard"]
+        discarding = view["step"] == "discard" and any(a.startswith("discard ") for a in legal)
         return [
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             ButtonSpec("take", _("Take {card}").format(card=self.card_label(top)) if top else _("Take"),
                        "take" in legal, "primary"),
-            ButtonSpec("discard", _("Discard"), card is not None and f"discard {card}" in legal, "danger"),
-            ButtonSpec("close", _("Close"), card is not None and card in view["can_close"], "success"),
+            ButtonSpec("discard", _("Discard"), card is not None and f"discard {card}" in legal, "danger",
+                       teach=discarding),
+            ButtonSpec("close", _("Close"), card is not None and card in view["can_close"], "success",
+                       teach=discarding and bool(view["can_close"])),
             ButtonSpec("quick", _("Quick Select"), view["step"] == "discard" and bool(legal), "secondary", row=2),
             ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary", row=2),
         ]

@@ -135,16 +135,17 @@ class ConcanUI(CopyTokensUI):
         if not self._playing(view) or view["step"] != "play":
             return []
         specs = []
-        melds = self._target_melds(view, self._cards(selection))
+        # lay off and swap move one card: no meld to choose while several are selected
+        melds = self._target_melds(view, self._cards(selection)) if len(selection) <= 1 else []
         if melds:
             options = [SelectOption(str(m["no"]), _("Meld {number}: {cards}").format(
                 number=m["no"], cards=melds_text([m["cards"]]))[:100]) for m in melds[-MAX_OPTIONS:]]
-            specs.append(SelectSpec(_("Onto meld number… (Lay off, Swap joker)"), options, 1, key="onto", row=1,
+            specs.append(SelectSpec(_("Onto meld number… (Lay off, Swap joker)"), options, 1, key="onto",
                                     selected=[selection.picks["onto"]] if "onto" in selection.picks else []))
         jokers = self._joker_choices(view, selection)
         if len(jokers) > 1:
             options = [SelectOption(str(i), label[:100]) for i, label in enumerate(jokers)]
-            specs.append(SelectSpec(_("The joker stands for…"), options[:MAX_OPTIONS], 1, key="stands", row=2,
+            specs.append(SelectSpec(_("The joker stands for…"), options[:MAX_OPTIONS], 1, key="stands",
                                     selected=[selection.picks.get("stands", "0")]))
         return specs
 
@@ -189,19 +190,23 @@ class ConcanUI(CopyTokensUI):
                 a.split()[0] == verb and plain(a.split()[1]) == one and a.split()[2] == meld for a in legal)
 
         can_split = play and keeps_one and len(cards) >= 3 and concan.split_opening(cards) is not None
+        verbs = {a.split()[0] for a in legal}
         return [
-            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary", row=3),
+            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             ButtonSpec("take", _("Take {card}").format(card=card_label(top)) if top else _("Take"), "take" in legal,
-                       "primary", row=3),
-            # one of the two at a time, which leaves room in the row for the "Go to table" link
-            ButtonSpec("meld", _("Meld"), can_split, "success", row=3) if opened else
-            ButtonSpec("open", _("Open"), can_split, "success", row=3),
-            ButtonSpec("discard", _("Discard"), one is not None and f"discard {one}" in legal, "danger", row=3),
-            ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", row=4),
-            ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", row=4),
-            ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary", row=4),
-            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=4),
-            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary", row=4),
+                       "primary"),
+            # one of the two at a time
+            ButtonSpec("meld", _("Meld"), can_split, "success", teach=play) if opened else
+            ButtonSpec("open", _("Open"), can_split, "success", teach=play),
+            ButtonSpec("discard", _("Discard"), one is not None and f"discard {one}" in legal, "danger",
+                       teach=self._playing(view)),
+            ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", teach=play and "layoff" in verbs),
+            ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", teach=play and "swap" in verbs),
+            ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary"),
+            # not while a card is being laid off onto a chosen meld: the three selects leave one row
+            ButtonSpec("quick", _("Quick Select"), bool(legal) and not (one is not None and meld is not None),
+                       "secondary"),
+            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary"),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:

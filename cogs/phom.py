@@ -105,9 +105,10 @@ class PhomUI(GameUI):
         can_eat = any(action.startswith("eat ") for action in legal)
         return [
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
-            ButtonSpec("eat", _("Eat"), can_eat and bool(selection), "success"),
+            ButtonSpec("eat", _("Eat"), can_eat and bool(selection), "success", teach=can_eat),
             ButtonSpec("show", _("Show"), phase == "show" and bool(legal), "success"),
-            ButtonSpec("discard", _("Discard"), phase == "discard" and bool(legal) and len(selection) == 1, "danger"),
+            ButtonSpec("discard", _("Discard"), phase == "discard" and bool(legal) and len(selection) == 1, "danger",
+                       teach=phase == "discard" and bool(legal)),
             ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=2),
             ButtonSpec("arrange", _("Auto-arrange"), True, "secondary", row=2),
         ]

@@ -160,11 +160,11 @@ class TuSacUI(CopyTokensUI):
                 discard = _("Discard!!!")
         specs = [
             ButtonSpec("eat", _("Eat"), (can_eat and 1 <= len(selection) <= 3) or (eat_alone and not selection),
-                       "success"),
+                       "success", teach=can_eat),
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
             ButtonSpec("discard", discard, view["phase"] == "discard" and bool(legal) and len(selection) == 1,
-                       "danger"),
+                       "danger", teach=view["phase"] == "discard" and bool(legal)),
         ]
         if "u" in legal:
             specs.append(ButtonSpec("u", _("Win!"), True, "success"))
