@@ -13,7 +13,7 @@ from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan import JOKER, is_joker_token, token_identity
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
-                                SelectSpec, Settlement, cards)
+                                SelectSpec, Settlement, cards, numbered)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, SeatBox, Section, TablePicture
@@ -82,6 +82,39 @@ class ConcanUI(CopyTokensUI):
             groups = [sorted(view["hand"], key=order)]
         return [group for group in groups if group]
 
+    def _shown(self, view: dict, arranged: bool, selection: list[str]) -> list[list[str]]:
+        """The hand as drawn and named: a joker is plain "Joker" until it stands for something in
+        the meld the player is making (the selected cards, the meld chosen to lay off onto and
+        the "stands for" pick); then it is drawn and named as that card (``JK=9C``), the same
+        identity the "stands for" select shows."""
+        groups = [[plain(card) for card in group] for group in self._groups(view, arranged)]
+        identities = self._joker_identities(view, selection)
+        if identities:
+            chosen = set(selection)
+            tokens = iter(self._tokens([card for group in groups for card in group]))
+            for group in groups:
+                for i, card in enumerate(group):
+                    if next(tokens) in chosen and card == JOKER and identities:
+                        group[i] = f"{JOKER}={identities.pop(0)}"
+        return groups
+
+    def _joker_identities(self, view: dict, selection: list[str]) -> list[str]:
+        """What the selected jokers stand for in the meld being made, in the order they are
+        shown; empty while they stand for nothing yet."""
+        cards = self._cards(selection)
+        if JOKER not in cards:
+            return []
+        picks = getattr(selection, "picks", {})
+        if len(cards) == 1 and "onto" in picks:
+            choices = self._joker_choices(view, Selection(selection, picks))
+            return [choices[int(picks.get("stands", "0")) % len(choices)]] if choices else []
+        if len(cards) >= 3:
+            choices = concan.split_choices(cards)
+            if choices:
+                choice = choices[int(picks.get("stands", "0")) % len(choices)]
+                return [token_identity(t) for meld in choice["melds"] for t in meld if is_joker_token(t) and "=" in t]
+        return []
+
     def _tokens(self, shown: list[str]) -> list[str]:
         return tokens_for([plain(c) for c in shown])
 
@@ -99,7 +132,7 @@ class ConcanUI(CopyTokensUI):
         return [card_of(token) for token in selection]
 
     def hand_image(self, view: dict, selection: list[str], arranged: bool) -> HandImage:
-        groups = self._groups(view, arranged)
+        groups = self._shown(view, arranged, selection)
         flat = [card for group in groups for card in group]
         tokens = self._tokens(flat)
         must = (view["obligation"] or {}).get("must_open_with", "").split()
@@ -122,9 +155,10 @@ class ConcanUI(CopyTokensUI):
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
         if not self._playing(view):
             return None
-        shown = [c for group in self._groups(view, arranged) for c in group]
-        options = [SelectOption(token, card_label(card), "joker" if plain(card) == JOKER else None)
-                   for card, token in zip(shown, self._tokens(shown))]
+        shown = [c for group in self._shown(view, arranged, selection) for c in group]
+        options = [SelectOption(token, numbered(position, card_label(card)),
+                                "joker" if plain(card) == JOKER else None)
+                   for position, (card, token) in enumerate(zip(shown, self._tokens(shown)), 1)]
         single = view["step"] == "first_discard"
         placeholder = (_("Choose the card to discard") if single
                        else _("Select cards: to open, meld, lay off, swap or discard"))
@@ -144,6 +178,8 @@ class ConcanUI(CopyTokensUI):
                                     selected=[selection.picks["onto"]] if "onto" in selection.picks else []))
         jokers = self._joker_choices(view, selection)
         if len(jokers) > 1:
+            if len(selection) == 1:  # a lay-off: the cards the joker could be laid off as
+                jokers = [card_label(f"{JOKER}={identity}") for identity in jokers]
             options = [SelectOption(str(i), label[:100]) for i, label in enumerate(jokers)]
             specs.append(SelectSpec(_("The joker stands for…"), options[:MAX_OPTIONS], 1, key="stands",
                                     selected=[selection.picks.get("stands", "0")]))

@@ -61,6 +61,12 @@ class HandImage:
     title: str = ""
 
 
+def numbered(position: int, label: str) -> str:
+    """A card select option's label: the card's position number as the hand picture draws it
+    under the card (1..n in reading order), then the card (``"18 · Green Pháo"``)."""
+    return _("{position} · {card}").format(position=position, card=label)
+
+
 def cards(n: int) -> str:
     """``"1 card"`` / ``"7 cards"`` in the current language."""
     return ngettext("{n} card", "{n} cards", n).format(n=n)
