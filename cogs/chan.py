@@ -7,7 +7,7 @@ from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.tosom import RANKS, cjk_name, is_ca, sort_cards, vi_name
 from bot.i18n import C_, N_, _, ngettext, number
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
-                                Settlement, cards, chips)
+                                Settlement, cards, numbered, chips)
 from bot.tables.commands import MAX_STAKE, GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -133,9 +133,10 @@ class ChanUI(CopyTokensUI):
         flat = [c for g in groups for c in g]
         forbidden, trash = set(view["no_discard"]), set(view["trash_cards"])
         options = []
-        for card, token in zip(flat, tokens):
+        for position, (card, token) in enumerate(zip(flat, tokens), 1):
             note = _("may not be discarded") if card in forbidden else _("trash") if card in trash else None
-            options.append(SelectOption(token, f"{cjk_name(card)} {card} · {vi_name(card)}", note))
+            label = numbered(position, f"{cjk_name(card)} {card} · {vi_name(card)}")
+            options.append(SelectOption(token, label, note))
         if view["phase"] in ("open", "discard"):
             return SelectSpec(_("Choose the card to discard"), options, 1, selected=selection)
         placeholder = (_("Your card to pair with {card}").format(card=card_label(view["active"])) if view["active"]
@@ -152,7 +153,8 @@ class ChanUI(CopyTokensUI):
             *(ButtonSpec(key, _(label), key in kinds, "success") for key, label in EAT_KEYS.items()),
             ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
             ButtonSpec("discard", _("Discard"), phase in ("open", "discard") and bool(legal)
-                       and legal != ["u"] and len(selection) == 1, "danger", row=2),
+                       and legal != ["u"] and len(selection) == 1, "danger", row=2,
+                       teach=phase in ("open", "discard") and bool(legal) and legal != ["u"]),
         ]
         if "chiu" in legal:
             specs.append(ButtonSpec("chiu", _("Chíu"), True, "success", row=2))

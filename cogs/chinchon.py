@@ -12,7 +12,7 @@ from bot.games import chinchon, chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
-                                Settlement, cards)
+                                Settlement, cards, numbered)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Pile, SeatBox, TablePicture
@@ -150,10 +150,10 @@ class ChinchonUI(CopyTokensUI):
         closing = set(view["can_close"])
         shown = self._shown(view, arranged)
         options = []
-        for card, token in zip(shown, tokens_for([card_of_shown(c) for c in shown])):
+        for position, (card, token) in enumerate(zip(shown, tokens_for([card_of_shown(c) for c in shown])), 1):
             plain = card_of_shown(card)
             note = _("closes") if plain in closing else _("unmatched") if card in unmatched else _("in a meld")
-            options.append(SelectOption(token, self.card_label(plain), note))
+            options.append(SelectOption(token, numbered(position, self.card_label(plain)), note))
         return SelectSpec(_("Choose the card to discard or to close with"), options, 1, selected=selection)
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
@@ -165,12 +165,15 @@ class ChinchonUI(CopyTokensUI):
                     ButtonSpec("decline", _("Decline"), "decline" in legal, "danger")]
         card = card_of(selection[0]) if len(selection) == 1 else None
         top = view["top_discard"]
+        discarding = view["step"] == "discard" and any(a.startswith("discard ") for a in legal)
         return [
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             ButtonSpec("take", _("Take {card}").format(card=self.card_label(top)) if top else _("Take"),
                        "take" in legal, "primary"),
-            ButtonSpec("discard", _("Discard"), card is not None and f"discard {card}" in legal, "danger"),
-            ButtonSpec("close", _("Close"), card is not None and card in view["can_close"], "success"),
+            ButtonSpec("discard", _("Discard"), card is not None and f"discard {card}" in legal, "danger",
+                       teach=discarding),
+            ButtonSpec("close", _("Close"), card is not None and card in view["can_close"], "success",
+                       teach=discarding and bool(view["can_close"])),
             ButtonSpec("quick", _("Quick Select"), view["step"] == "discard" and bool(legal), "secondary", row=2),
             ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary", row=2),
         ]

@@ -13,7 +13,7 @@ from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan import JOKER, is_joker_token, token_identity
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
-                                SelectSpec, Settlement, cards)
+                                SelectSpec, Settlement, cards, numbered)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, SeatBox, Section, TablePicture
@@ -82,6 +82,39 @@ class ConcanUI(CopyTokensUI):
             groups = [sorted(view["hand"], key=order)]
         return [group for group in groups if group]
 
+    def _shown(self, view: dict, arranged: bool, selection: list[str]) -> list[list[str]]:
+        """The hand as drawn and named: a joker is plain "Joker" until it stands for something in
+        the meld the player is making (the selected cards, the meld chosen to lay off onto and
+        the "stands for" pick); then it is drawn and named as that card (``JK=9C``), the same
+        identity the "stands for" select shows."""
+        groups = [[plain(card) for card in group] for group in self._groups(view, arranged)]
+        identities = self._joker_identities(view, selection)
+        if identities:
+            chosen = set(selection)
+            tokens = iter(self._tokens([card for group in groups for card in group]))
+            for group in groups:
+                for i, card in enumerate(group):
+                    if next(tokens) in chosen and card == JOKER and identities:
+                        group[i] = f"{JOKER}={identities.pop(0)}"
+        return groups
+
+    def _joker_identities(self, view: dict, selection: list[str]) -> list[str]:
+        """What the selected jokers stand for in the meld being made, in the order they are
+        shown; empty while they stand for nothing yet."""
+        cards = self._cards(selection)
+        if JOKER not in cards:
+            return []
+        picks = getattr(selection, "picks", {})
+        if len(cards) == 1 and "onto" in picks:
+            choices = self._joker_choices(view, Selection(selection, picks))
+            return [choices[int(picks.get("stands", "0")) % len(choices)]] if choices else []
+        if len(cards) >= 3:
+            choices = concan.split_choices(cards)
+            if choices:
+                choice = choices[int(picks.get("stands", "0")) % len(choices)]
+                return [token_identity(t) for meld in choice["melds"] for t in meld if is_joker_token(t) and "=" in t]
+        return []
+
     def _tokens(self, shown: list[str]) -> list[str]:
         return tokens_for([plain(c) for c in shown])
 
@@ -99,7 +132,7 @@ class ConcanUI(CopyTokensUI):
         return [card_of(token) for token in selection]
 
     def hand_image(self, view: dict, selection: list[str], arranged: bool) -> HandImage:
-        groups = self._groups(view, arranged)
+        groups = self._shown(view, arranged, selection)
         flat = [card for group in groups for card in group]
         tokens = self._tokens(flat)
         must = (view["obligation"] or {}).get("must_open_with", "").split()
@@ -122,9 +155,10 @@ class ConcanUI(CopyTokensUI):
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
         if not self._playing(view):
             return None
-        shown = [c for group in self._groups(view, arranged) for c in group]
-        options = [SelectOption(token, card_label(card), "joker" if plain(card) == JOKER else None)
-                   for card, token in zip(shown, self._tokens(shown))]
+        shown = [c for group in self._shown(view, arranged, selection) for c in group]
+        options = [SelectOption(token, numbered(position, card_label(card)),
+                                "joker" if plain(card) == JOKER else None)
+                   for position, (card, token) in enumerate(zip(shown, self._tokens(shown)), 1)]
         single = view["step"] == "first_discard"
         placeholder = (_("Choose the card to discard") if single
                        else _("Select cards: to open, meld, lay off, swap or discard"))
@@ -135,16 +169,19 @@ class ConcanUI(CopyTokensUI):
         if not self._playing(view) or view["step"] != "play":
             return []
         specs = []
-        melds = self._target_melds(view, self._cards(selection))
+        # lay off and swap move one card: no meld to choose while several are selected
+        melds = self._target_melds(view, self._cards(selection)) if len(selection) <= 1 else []
         if melds:
             options = [SelectOption(str(m["no"]), _("Meld {number}: {cards}").format(
                 number=m["no"], cards=melds_text([m["cards"]]))[:100]) for m in melds[-MAX_OPTIONS:]]
-            specs.append(SelectSpec(_("Onto meld number… (Lay off, Swap joker)"), options, 1, key="onto", row=1,
+            specs.append(SelectSpec(_("Onto meld number… (Lay off, Swap joker)"), options, 1, key="onto",
                                     selected=[selection.picks["onto"]] if "onto" in selection.picks else []))
         jokers = self._joker_choices(view, selection)
         if len(jokers) > 1:
+            if len(selection) == 1:  # a lay-off: the cards the joker could be laid off as
+                jokers = [card_label(f"{JOKER}={identity}") for identity in jokers]
             options = [SelectOption(str(i), label[:100]) for i, label in enumerate(jokers)]
-            specs.append(SelectSpec(_("The joker stands for…"), options[:MAX_OPTIONS], 1, key="stands", row=2,
+            specs.append(SelectSpec(_("The joker stands for…"), options[:MAX_OPTIONS], 1, key="stands",
                                     selected=[selection.picks.get("stands", "0")]))
         return specs
 
@@ -189,19 +226,23 @@ class ConcanUI(CopyTokensUI):
                 a.split()[0] == verb and plain(a.split()[1]) == one and a.split()[2] == meld for a in legal)
 
         can_split = play and keeps_one and len(cards) >= 3 and concan.split_opening(cards) is not None
+        verbs = {a.split()[0] for a in legal}
         return [
-            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary", row=3),
+            ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             ButtonSpec("take", _("Take {card}").format(card=card_label(top)) if top else _("Take"), "take" in legal,
-                       "primary", row=3),
-            # one of the two at a time, which leaves room in the row for the "Go to table" link
-            ButtonSpec("meld", _("Meld"), can_split, "success", row=3) if opened else
-            ButtonSpec("open", _("Open"), can_split, "success", row=3),
-            ButtonSpec("discard", _("Discard"), one is not None and f"discard {one}" in legal, "danger", row=3),
-            ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", row=4),
-            ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", row=4),
-            ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary", row=4),
-            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=4),
-            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary", row=4),
+                       "primary"),
+            # one of the two at a time
+            ButtonSpec("meld", _("Meld"), can_split, "success", teach=play) if opened else
+            ButtonSpec("open", _("Open"), can_split, "success", teach=play),
+            ButtonSpec("discard", _("Discard"), one is not None and f"discard {one}" in legal, "danger",
+                       teach=self._playing(view)),
+            ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", teach=play and "layoff" in verbs),
+            ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", teach=play and "swap" in verbs),
+            ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary"),
+            # not while a card is being laid off onto a chosen meld: the three selects leave one row
+            ButtonSpec("quick", _("Quick Select"), bool(legal) and not (one is not None and meld is not None),
+                       "secondary"),
+            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary"),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:

@@ -6,7 +6,7 @@ from bot.games import phom, phom_ai
 from bot.games.base import IllegalAction
 from bot.i18n import N_, _, ngettext, pgettext
 from bot.tables.adapter import (ButtonSpec, GameUI, HandImage, ResultRow, SelectOption, SelectSpec, Settlement,
-                                cards, chips)
+                                cards, numbered, chips)
 from bot.tables.commands import GameCog
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -81,17 +81,17 @@ class PhomUI(GameUI):
             return None
         locked, eaten = set(view["locked"]), set(self._own_eaten(view))
         options = []
-        for group in self._groups(view, arranged):
-            for card in group:
-                note = pgettext("a card in hand", "eaten") if card in eaten else \
-                    pgettext("a card in hand", "locked") if card in locked else \
-                    pgettext("a card in hand", "just drawn") if card == view["drawn"] else None
-                options.append(SelectOption(card, card_label(card), note))
+        flat = [card for group in self._groups(view, arranged) for card in group]
+        for position, card in enumerate(flat, 1):
+            note = pgettext("a card in hand", "eaten") if card in eaten else \
+                pgettext("a card in hand", "locked") if card in locked else \
+                pgettext("a card in hand", "just drawn") if card == view["drawn"] else None
+            options.append(SelectOption(card, numbered(position, card_label(card)), note))
         phase = view["phase"]
         single = phase == "discard"
         if phase == "discard":
             placeholder = _("Choose the card to discard")
-        elif phase == "draw" and view["active"]:
+        elif phase == "draw" and view["active"] and any(action.startswith("eat ") for action in view["legal"]):
             placeholder = _("Cards to eat {card} with").format(card=card_label(view["active"]))
         elif phase == "show":
             placeholder = _("All your phỏm, to show (none selected: the best way)")
@@ -105,9 +105,10 @@ class PhomUI(GameUI):
         can_eat = any(action.startswith("eat ") for action in legal)
         return [
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
-            ButtonSpec("eat", _("Eat"), can_eat and bool(selection), "success"),
+            ButtonSpec("eat", _("Eat"), can_eat and bool(selection), "success", teach=can_eat),
             ButtonSpec("show", _("Show"), phase == "show" and bool(legal), "success"),
-            ButtonSpec("discard", _("Discard"), phase == "discard" and bool(legal) and len(selection) == 1, "danger"),
+            ButtonSpec("discard", _("Discard"), phase == "discard" and bool(legal) and len(selection) == 1, "danger",
+                       teach=phase == "discard" and bool(legal)),
             ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=2),
             ButtonSpec("arrange", _("Auto-arrange"), True, "secondary", row=2),
         ]

@@ -8,7 +8,7 @@ from bot.games.tusac import card_name, glyph
 from bot.games.tusac_sets import COLOURS, sort_cards
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
-                                Settlement, cards, chips)
+                                Settlement, cards, numbered, chips)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
@@ -81,9 +81,9 @@ class TuSacUI(CopyTokensUI):
     def _flat(view: dict, arranged: bool = True) -> list[str]:
         return [c for g in private_groups(view, arranged) for c in g]
 
-    def _tokens(self, view: dict, cards: list[str]) -> list[str]:
+    def _tokens(self, view: dict, cards: list[str], arranged: bool = True) -> list[str]:
         """Tokens for ``cards``, taking the last copies shown (trash comes after the sets)."""
-        flat = self._flat(view)
+        flat = self._flat(view, arranged)
         tokens = tokens_for(flat)
         taken: set[int] = set()
         out = []
@@ -135,11 +135,14 @@ class TuSacUI(CopyTokensUI):
         flat = [c for g in groups for c in g]
         khaps, trash, worst = set(view["khaps"]), set(view["trash_cards"]), set(view["worst"])
         options = []
-        for card, token in zip(flat, tokens_for(flat)):
+        # the trash copies are the last ones shown (a card may also sit in a set)
+        trash_tokens = set(self._tokens(view, view["trash_cards"], arranged))
+        worst_tokens = set(self._tokens(view, view["worst"], arranged))
+        for position, (card, token) in enumerate(zip(flat, tokens_for(flat)), 1):
             if card in khaps and view["hand"].count(card) >= 3:
                 continue  # locked: never melded by choice nor discarded
-            note = (_("trash · worst") if card in worst else _("trash")) if card in trash else None
-            options.append(SelectOption(token, card_label(card), note))
+            note = (_("trash · worst") if token in worst_tokens else _("trash")) if token in trash_tokens else None
+            options.append(SelectOption(token, numbered(position, card_label(card)), note))
         if phase == "discard":
             return SelectSpec(_("Choose a trash card to discard"), options, max(1, len(selection)),
                               selected=selection)
@@ -160,11 +163,11 @@ class TuSacUI(CopyTokensUI):
                 discard = _("Discard!!!")
         specs = [
             ButtonSpec("eat", _("Eat"), (can_eat and 1 <= len(selection) <= 3) or (eat_alone and not selection),
-                       "success"),
+                       "success", teach=can_eat),
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
             ButtonSpec("discard", discard, view["phase"] == "discard" and bool(legal) and len(selection) == 1,
-                       "danger"),
+                       "danger", teach=view["phase"] == "discard" and bool(legal)),
         ]
         if "u" in legal:
             specs.append(ButtonSpec("u", _("Win!"), True, "success"))

@@ -20,7 +20,10 @@ class ButtonSpec:
     label: str
     enabled: bool = True
     style: str = "secondary"  # discord.ButtonStyle name
-    row: int = 1
+    row: int = 1  # unused: the framework lays controls out (bot.tables.messages.hand_controls)
+    #: shown even while disabled, because it teaches: a move of this turn that waits for a
+    #: selection (Discard before a card is chosen); other disabled buttons are left out
+    teach: bool = False
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,12 @@ class HandImage:
     selected: list[int] = field(default_factory=list)
     caption: str = ""
     title: str = ""
+
+
+def numbered(position: int, label: str) -> str:
+    """A card select option's label: the card's position number as the hand picture draws it
+    under the card (1..n in reading order), then the card (``"18 · Green Pháo"``)."""
+    return _("{position} · {card}").format(position=position, card=label)
 
 
 def cards(n: int) -> str:

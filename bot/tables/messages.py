@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import discord
 
@@ -174,6 +174,65 @@ class HandShown:
     signature: tuple
 
 
+#: Discord's limits: five rows of controls, five buttons a row, a select fills its row
+ROWS, PER_ROW = 5, 5
+#: rows a hand's controls may use: one is always left free
+MAX_ROWS = ROWS - 1
+
+
+def hand_controls(ui: GameUI, view: dict, selection: Selection, arranged: bool) -> tuple[list, list]:
+    """The selects and buttons a seat's hand shows, in the order they are laid out: the selects
+    that have options, then the buttons usable now in the game's order, then the disabled ones
+    the game keeps because they teach (``ButtonSpec.teach``: a move of this turn that waits for
+    a selection); other disabled buttons are left out. When they would not fit in
+    :data:`MAX_ROWS` (with the link), the teaching ones go first."""
+    selects = [spec for spec in [ui.select(view, selection, arranged), *ui.extra_selects(view, selection)]
+               if spec is not None and spec.options]
+    buttons = ui.buttons(view, selection)
+    enabled = [b for b in buttons if b.enabled]
+    teaching = [b for b in buttons if not b.enabled and b.teach]
+    room = (MAX_ROWS - len(selects)) * PER_ROW - 1  # the link keeps a place
+    if len(enabled) + len(teaching) > room:
+        teaching = teaching[:max(0, room - len(enabled))]
+    return selects, enabled + teaching
+
+
+def laid_out(selects: list, buttons: list, control: Callable[[str], ControlId], *, link: str | None) -> list:
+    """The items of a hand's controls with their rows: a select a row, then the buttons five a
+    row, then (``link``) the "Go to table" link, always the last item of the last row used."""
+    items = []
+    for row, spec in enumerate(selects):
+        options = [discord.SelectOption(label=o.label[:100], value=o.value, description=(o.description or None)
+                                        and o.description[:100], default=o.value in spec.selected)
+                   for o in spec.options[:25]]
+        items.append(select(control(spec.key), placeholder=spec.placeholder, options=options,
+                            max_values=spec.max_values, row=row))
+    for i, spec in enumerate(buttons):
+        items.append(button(control(spec.key), spec.label, style=spec.style, enabled=spec.enabled,
+                            row=len(selects) + i // PER_ROW))
+    if link is not None:
+        items.append(link_button(link, items))
+    return items
+
+
+def item_row(item: discord.ui.Item) -> int:
+    """The row an item was given (a dynamic item's select answers None for its own)."""
+    return getattr(item, "item", item).row or 0
+
+
+def link_button(url: str, items: Sequence) -> discord.ui.Button:
+    """The "Go to table" link after ``items``: last on their last row, or alone on the next row
+    when that row is full (or holds a select)."""
+    rows: dict[int, int] = {}
+    for item in items:
+        row = item_row(item)
+        rows[row] = rows.get(row, 0) + item.width
+    last = max(rows, default=0)
+    row = last if rows.get(last, 0) < PER_ROW else last + 1
+    return discord.ui.Button(style=discord.ButtonStyle.link, label=_("Go to table"), url=url, row=row)
+
+
+
 def hand_shown(table: Table, ui: GameUI, seat: int) -> HandShown:
     """content, picture and controls of one seat's private hand message (nothing rendered)."""
     view = table.state.view(seat)
@@ -201,25 +260,18 @@ def hand_shown(table: Table, ui: GameUI, seat: int) -> HandShown:
         def control(key: str) -> ControlId:
             return ControlId("play", table.id, key, table.game_no, table.version)
 
-        selects = [spec for spec in [ui.select(view, selection, arranged), *ui.extra_selects(view, selection)]
-                   if spec is not None and spec.options]
-        specs = [] if away else ui.buttons(view, selection)
-        for spec in ([] if away else selects):
-            options = [discord.SelectOption(label=o.label[:100], value=o.value, description=(o.description or None)
-                                            and o.description[:100], default=o.value in spec.selected)
-                       for o in spec.options[:25]]
-            controls.add_item(select(control(spec.key), placeholder=spec.placeholder, options=options,
-                                     max_values=spec.max_values, row=spec.row))
-        for spec_button in specs:
-            controls.add_item(button(control(spec_button.key), spec_button.label, style=spec_button.style,
-                                     enabled=spec_button.enabled, row=spec_button.row))
+        selects, specs = hand_controls(ui, view, selection, arranged)
+        if away:
+            selects, specs = [], []
+        for item in laid_out(selects, specs, control, link=None):
+            controls.add_item(item)
         if away:  # the AI plays this seat: the one control is coming back
-            controls.add_item(button(ControlId("table", table.id, "back"), _("I'm back"), style="success"))
+            controls.add_item(button(ControlId("table", table.id, "back"), _("I'm back"), style="success", row=0))
         material += (tuple(selection), tuple(sorted(selection.picks.items())),
                      tuple((b.key, b.enabled, b.label) for b in specs),
                      tuple((s.key, tuple((o.value, o.label) for o in s.options), tuple(s.selected)) for s in selects))
     if table.table_message_id is not None:
-        controls.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=_("Go to table"), url=table.jump_url))
+        controls.add_item(link_button(table.jump_url, controls.children))
     material += (table.table_message_id is not None,)
     return HandShown(content, controls, image, material, (material, content, table.game_no, table.version))
 

@@ -100,3 +100,146 @@ def test_forged_ids_do_not_parse():
     for payload in ("play:1:1:1:", "play:1:1:1:Discard", "play:x:1:1:draw", "lobby:1:join;drop", "table:1",
                     "play:1:1:1:" + "a" * 21, "other:1:join"):
         assert parse(payload) is None, payload
+
+
+LINK = "https://discord.com/channels/1/2/3"
+
+
+def selections(ui, view, rng):
+    """Selections a seat may hold on this view: none, Quick Select's, one card, three cards, each
+    with the first option of every other select picked."""
+    spec = ui.select(view, [], True)
+    values = [o.value for o in spec.options] if spec else []
+    out = [[]]
+    if values:
+        out += [[rng.choice(values)], rng.sample(values, min(3, len(values)))]
+    picked = []
+    for cards in out:
+        selection = Selection(cards)
+        picks = {s.key: s.options[0].value for s in ui.extra_selects(view, selection) if s.options}
+        picked.append(selection)
+        if picks:
+            selection = Selection(cards, picks)
+            picks.update({s.key: s.options[-1].value for s in ui.extra_selects(view, selection) if s.options})
+            picked.append(Selection(cards, picks))
+    return picked
+
+
+@pytest.mark.parametrize("ui, options", UIS, ids=lambda x: x.game.name if hasattr(x, "game") else str(x or ""))
+def test_hand_controls_layout(ui, options):
+    """Usable buttons first, in the game's order; never more than four rows (one left free); the
+    "Go to table" link always last on the last row used; no two controls with one custom id."""
+    import discord
+
+    def control(key):
+        return ControlId("play", 4_000_000_001, key, 17, 3)
+
+    seen_rows = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        players = rng.randint(ui.game.min_players, ui.game.max_players)
+        state = ui.game.new(players, seed=seed, options=ui.engine_options(options))
+        for step in range(400):
+            if state.is_over:
+                break
+            for seat in range(players):
+                view = state.view(seat)
+                for selection in selections(ui, view, rng):
+                    selects, buttons = messages.hand_controls(ui, view, selection, True)
+                    enabled = [b.enabled for b in buttons]
+                    assert enabled == sorted(enabled, reverse=True), [(b.key, b.enabled) for b in buttons]
+                    every = ui.buttons(view, selection)
+                    assert [b.key for b in buttons if b.enabled] == [b.key for b in every if b.enabled]
+                    items = messages.laid_out(selects, buttons, control, link=LINK)
+                    view_ = discord.ui.View(timeout=None)
+                    for item in items:
+                        view_.add_item(item)  # raises when a row overflows
+                    rows = [messages.item_row(item) for item in view_.children]
+                    assert None not in rows and max(rows) < 4, [(getattr(i, "custom_id", None), i.row) for i in view_.children]
+                    link = view_.children[-1]
+                    assert isinstance(link, discord.ui.Button) and link.url == LINK
+                    assert link.row == max(rows)
+                    assert sum(isinstance(i, discord.ui.Button) and bool(i.url) for i in view_.children) == 1
+                    ids = [i.custom_id for i in view_.children if getattr(i, "custom_id", None)]
+                    assert len(ids) == len(set(ids)), ids
+                    seen_rows.add(max(rows))
+            seat = rng.choice(state.to_act)
+            state.apply(seat, ui.ai_action(state, seat))
+    assert seen_rows
+
+
+@pytest.mark.parametrize("ui, options", UIS, ids=lambda x: x.game.name if hasattr(x, "game") else str(x or ""))
+def test_card_options_name_and_pick_the_card_drawn(ui, options):
+    """Each card option's label starts with the position number the hand picture draws under
+    that card, and picking it selects that very card in the picture (not another copy)."""
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        players = rng.randint(ui.game.min_players, ui.game.max_players)
+        state = ui.game.new(players, seed=seed, options=ui.engine_options(options))
+        for step in range(400):
+            if state.is_over:
+                break
+            for seat in range(players):
+                view = state.view(seat)
+                for arranged in (True, False):
+                    spec = ui.select(view, [], arranged)
+                    if spec is None:
+                        continue
+                    if ui.game.name == "tusac":  # "trash" marks the trash copies only, not a copy in a set
+                        noted = [o for o in spec.options if o.description and "trash" in o.description]
+                        assert len(noted) == len(view["trash_cards"]), (noted, view["trash_cards"])
+                    if ui.game.name == "phom" and not any(a.startswith("eat ") for a in view["legal"]):
+                        assert "eat" not in spec.placeholder, spec.placeholder  # only Draw is legal
+                    image = ui.hand_image(view, [], arranged)
+                    flat = [card for group in image.groups for card in group]
+                    for option in spec.options:
+                        position = int(option.label.split(" · ", 1)[0])
+                        assert option.label.startswith(f"{position} · ")
+                        picked = ui.hand_image(view, [option.value], arranged).selected
+                        assert picked == [position - 1], (option, picked, flat)
+                        checked += 1
+            seat = rng.choice(state.to_act)
+            state.apply(seat, ui.ai_action(state, seat))
+    assert checked
+
+
+def test_a_concan_joker_has_one_identity():
+    """A Concan joker is plain "Joker" until it stands for a card in the meld being made; then the
+    select names it, the picture draws it and the "stands for" select offers that very card."""
+    from cogs.concan import ConcanUI, card_label
+
+    ui = ConcanUI()
+    jokers_seen = named = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        players = rng.randint(ui.game.min_players, ui.game.max_players)
+        state = ui.game.new(players, seed=seed, options={})
+        for step in range(400):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            view = state.view(seat)
+            if ui.select(view, [], True) is not None and "JK" in view["hand"]:
+                for arranged in (True, False):
+                    for selection in selections(ui, view, rng):
+                        image = ui.hand_image(view, selection, arranged)
+                        flat = [card for group in image.groups for card in group]
+                        spec = ui.select(view, selection, arranged)
+                        stands = [s for s in ui.extra_selects(view, selection) if s.key == "stands"]
+                        for option in spec.options:
+                            position = int(option.label.split(" · ", 1)[0])
+                            drawn = flat[position - 1]
+                            if not drawn.startswith("JK"):
+                                continue
+                            jokers_seen += 1
+                            assert option.label == f"{position} · {card_label(drawn)}", (option.label, drawn)
+                            if option.value not in selection:
+                                assert drawn == "JK", drawn  # stands for nothing yet
+                            elif drawn != "JK":
+                                named += 1
+                                if stands:
+                                    chosen = [o.label for o in stands[0].options if o.value in stands[0].selected]
+                                    assert card_label(drawn.split("=")[1]) in chosen[0], (drawn, chosen)
+            state.apply(seat, ui.ai_action(state, seat))
+    assert jokers_seen and named
