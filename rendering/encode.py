@@ -72,9 +72,11 @@ def deck_palette(deck: str | Deck) -> Image.Image:
 def encode_picture(image: Image.Image, deck: str | Deck, box: tuple[int, int, int, int] | None = None) -> bytes:
     """The upload bytes of an RGB picture drawn with ``deck`` (or of its ``box``): a palette
     PNG in the deck's palette. Thread-safe."""
-    palette = deck_palette(deck)
     if box is not None:
         image = image.crop(box)
+    # (the picture is copied out first: building a deck's palette draws sample pictures, which
+    # may reuse this thread's canvas)
+    palette = deck_palette(deck)
     indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buf = io.BytesIO()
     indexed.save(buf, format=IMAGE_FORMAT, compress_level=COMPRESS_LEVEL)
