@@ -227,7 +227,10 @@ class PlayFlow(ShowFlow):
             return
         paused = self._between_rounds(table) and not self._deciding(table)
         if not paused and any(table.seats[s].auto for s in table.state.to_act):
-            self._spawn(self._ai_move(table, table.version), f"ai-{table.id}")
+            # the game waits until every person at it has been shown his cards (shown, the
+            # outbox schedules it again)
+            if all(self.can_see_hand(table, s) for s, seat in enumerate(table.seats) if not seat.is_ai):
+                self._spawn(self._ai_move(table, table.version), f"ai-{table.id}")
         elif table.clock is None or table.clock.done():
             table.clock = self._spawn(self._run_clock(table), f"clock-{table.id}")
 

@@ -167,6 +167,7 @@ class ShowFlow(ServiceCore):
             return
         seats = [seat] if seat is not None else list(table.dm_closed)
         if not any(s in state.to_act and not table.seats[s].auto for s in seats):
+            self._schedule(table)  # AI seats that waited for everyone to see his cards play now
             return
         async with table.lock:
             self._start_turn(table)
