@@ -12,7 +12,7 @@ from bot.games import chinchon, chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.i18n import C_, N_, _, ngettext, number
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
-                                Settlement, cards)
+                                Settlement, cards, finished_round, round_points)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
@@ -44,25 +44,12 @@ def display_groups(view: dict, arranged: bool) -> list[list[str]]:
     return [group for group in groups if group]
 
 
-def finished_round(view: dict) -> dict | None:
-    """Between two rounds (the framework's ``between_rounds``: the pause, or a buy-back to
-    decide), the result of the round that ended: what the screens show until the next starts."""
-    return view["round_results"][-1] if view.get("between_rounds") else None
-
-
 def round_groups(result: dict, seat: int) -> list[list[str]]:
     """A seat's cards at the end of a round, as laid down: its melds, then its unmatched cards."""
     hand = result["hands"][seat]
     if hand is None:
         return []
     return [list(m) for m in hand["melds"]] + ([list(hand["unmatched"])] if hand["unmatched"] else [])
-
-
-def round_points(result: dict, seat: int) -> str:
-    """``"round 1: +7, total 27"`` (a seat that bought back shows its new total)."""
-    return _("round {round}: {points}, total {total}").format(
-        round=result["round"], points=number(result["points"][seat], signed=True),
-        total=number(result["totals"][seat]))
 
 
 class ChinchonUI(CopyTokensUI):

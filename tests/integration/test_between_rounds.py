@@ -4,6 +4,8 @@ the buy-back DM shows the hand the round ended with and the total; the log says 
 
 from __future__ import annotations
 
+from collections import deque
+
 import pytest
 
 from tests.integration.test_chinchon_game import round_one_pack, round_results
@@ -101,3 +103,47 @@ async def test_the_buy_back_dm_shows_the_last_hand_and_the_total(simcord_env, sh
     image = [image for s, image in shown["hands"] if s == seat][-1]
     assert image.groups and "total 10" in image.caption  # bought back in at AI 2's total
     assert "round 1" in shown["pictures"][-1].title
+
+
+async def test_a_concan_table_shows_the_finished_round_during_the_pause(simcord_env, monkeypatch):
+    env = simcord_env
+    ui_class = type(env.bot.tables.uis["concan"])
+    pictures, hands = [], []
+    original_picture, original_hand = ui_class.table_picture, ui_class.hand_image
+
+    def table_picture(self, view, names, table):
+        pictures.append(original_picture(self, view, names, table))
+        return pictures[-1]
+
+    def hand_image(self, view, selection, arranged):
+        hands.append(original_hand(self, view, selection, arranged))
+        return hands[-1]
+
+    monkeypatch.setattr(ui_class, "table_picture", table_picture)
+    monkeypatch.setattr(ui_class, "hand_image", hand_image)
+    players = await start_table(env, "concan", 1, 1, seed=3, rounds=2, turn_seconds=30)
+    (lan,) = players.members
+    table = table_of(env)
+    for _ in range(300):  # nobody clicks: the clock plays round 1
+        if table.rounds_done() == 1:
+            break
+        await env.advance_time(30)
+    assert table.rounds_done() == 1 and table.pause_until is not None
+
+    picture = pictures[-1]
+    assert "round 1/2 is over" in picture.title and not any(seat.active for seat in picture.seats)
+    assert any("went out" in seat.detail for seat in picture.seats)
+    message = board(players, table)
+    assert "Round 1 is over" in message.embeds[0].description and "Round **2/2**" not in message.embeds[0].description
+    assert not any(field.name.startswith("▶") for field in message.embeds[0].fields)
+    assert "Round 2" not in last_moves(message)
+    assert "Round 1/2 ·" in dm(lan).content and "Round 2/2" not in dm(lan).content
+    assert "round 1" in hands[-1].title and "total" in hands[-1].caption
+
+    shown = len(pictures)
+    table.log = deque(table.log, maxlen=None)  # keep every line of what follows (the table keeps 8)
+    await lan.click(round_results(players)[-1], label="Next round")  # (Lan is away by now: the AI plays on)
+    assert table.pause_until is None
+    first = pictures[shown]
+    assert first.title.endswith("round 2/2") and [s.active for s in first.seats].count(True) == 1
+    assert sum("Round 2 dealt" in line for line in table.log) == 1
