@@ -10,12 +10,12 @@ import copy
 
 from bot.games import chinchon, chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
-from bot.i18n import C_, N_, _, ngettext
+from bot.i18n import C_, N_, _, ngettext, number
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
-                                Settlement, cards, numbered)
+                                Settlement, cards, finished_round, numbered, round_points)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
-from rendering.table_picture import Pile, SeatBox, TablePicture
+from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
 
 FRENCH_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SPANISH_SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
@@ -42,6 +42,14 @@ def display_groups(view: dict, arranged: bool) -> list[list[str]]:
     else:
         groups = [list(view["hand"])]
     return [group for group in groups if group]
+
+
+def round_groups(result: dict, seat: int) -> list[list[str]]:
+    """A seat's cards at the end of a round, as laid down: its melds, then its unmatched cards."""
+    hand = result["hands"][seat]
+    if hand is None:
+        return []
+    return [list(m) for m in hand["melds"]] + ([list(hand["unmatched"])] if hand["unmatched"] else [])
 
 
 class ChinchonUI(CopyTokensUI):
@@ -125,6 +133,15 @@ class ChinchonUI(CopyTokensUI):
 
     # ---- the hand
     def hand_image(self, view: dict, selection: list[str], arranged: bool) -> HandImage:
+        result = finished_round(view)
+        if result is not None:  # between two rounds: the hand the round ended with, and its points
+            seat = view["seat"]
+            played = result["points"][seat] is not None
+            caption = round_points(result, seat) if played else ""
+            if not view["in_match"][seat]:
+                caption = _("Out of the match") + (" · " + caption if caption else "")
+            return HandImage(groups=round_groups(result, seat) if played else [], selected=[], marked=[],
+                             caption=caption, title=_("Your last hand · round {round}").format(round=result["round"]))
         groups = display_groups(view, arranged)
         flat = [card for group in groups for card in group]
         tokens = tokens_for([card_of_shown(c) for c in flat])
@@ -198,6 +215,10 @@ class ChinchonUI(CopyTokensUI):
         if not view["in_match"][seat]:
             return _("You are out of the match (total {total}). The table plays on in the thread.").format(
                 total=view["totals"][seat])
+        result = finished_round(view)
+        if result is not None and view["phase"] != "buyback":  # the next round is not shown yet
+            return _("Round {round} · your total **{total}** / {target}").format(
+                round=result["round"], total=view["totals"][seat], target=view["options"]["target"]) + "."
         if view["phase"] == "buyback":
             if seat in view["to_act"]:
                 at = max((view["totals"][s] for s in range(len(names))
@@ -220,16 +241,25 @@ class ChinchonUI(CopyTokensUI):
         return _("{header}. **Your turn:** select a card and **Discard**.").format(header=header)
 
     def table_summary(self, view: dict) -> str:
+        if finished_round(view) is not None:
+            return ""  # the table's text says the round is over; the next round is not shown yet
         top = self.card_label(view["top_discard"]) if view["top_discard"] else "—"
         return _("Round **{round}** · stock **{stock}** · top discard **{card}**").format(
             round=view["round"], stock=view["stock"], card=top)
 
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
         fields = []
+        result = finished_round(view)
         for seat, name in enumerate(names):
-            marker = "▶ " if seat in view["to_act"] else ""
+            marker = "▶ " if seat in self._lit(view) else ""
             parts = [_("total **{total}**").format(total=view["totals"][seat])]
-            if view["in_match"][seat]:
+            if result is not None and result["points"][seat] is not None:
+                parts.append(round_points(result, seat))
+                if seat == result["closer"]:
+                    parts.append(_("closed"))
+                if not view["in_match"][seat]:
+                    parts.append(_("**out**"))
+            elif view["in_match"][seat]:
                 parts.append(cards(view["hand_sizes"][seat]))
             else:
                 parts.append(_("**out**"))
@@ -238,7 +268,18 @@ class ChinchonUI(CopyTokensUI):
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
 
+    @staticmethod
+    def _lit(view: dict) -> list[int]:
+        """The seats to show as acting: between two rounds, only a seat deciding on a buy-back."""
+        if finished_round(view) is not None and view["phase"] != "buyback":
+            return []
+        return list(view["to_act"])
+
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
+        result = finished_round(view)
+        if result is not None:
+            return self._finished_picture(view, names, table, result)
+
         def detail(seat: int) -> str:
             first = cards(view["hand_sizes"][seat]) if view["in_match"][seat] else _("out of the match")
             second = _("total {total}").format(total=view["totals"][seat])
@@ -254,6 +295,33 @@ class ChinchonUI(CopyTokensUI):
         return TablePicture(title=_("Chinchón · table #{table} · round {round}").format(table=table.id,
                                                                                        round=view["round"]),
                             seats=seats, piles=piles, deck=self.deck)
+
+    def _finished_picture(self, view: dict, names: list[str], table, result: dict) -> TablePicture:
+        """The table between two rounds: the round that ended, each seat's hand as laid down and
+        its points; nobody acts but a seat deciding on a buy-back."""
+        def detail(seat: int) -> str:
+            if result["points"][seat] is None:
+                first = _("out of the match")
+            else:
+                first = (_("closed") + " · " if seat == result["closer"] else "") + \
+                    number(result["points"][seat], signed=True)
+            second = _("total {total}").format(total=view["totals"][seat])
+            if view["buybacks"][seat]:
+                second += " · " + _("bought back")
+            elif not view["in_match"][seat] and result["points"][seat] is not None:
+                second += " · " + _("out of the match")
+            return f"{first}\n{second}"
+
+        lit = self._lit(view)
+        seats = tuple(SeatBox(name, detail(seat), active=seat in lit,
+                              dim=not view["in_match"][seat] or table.seats[seat].away)
+                      for seat, name in enumerate(names))
+        rows = tuple(Row(names[seat], tuple(Group("", tuple(group)) for group in round_groups(result, seat)))
+                     for seat in range(len(names)) if result["hands"][seat] is not None)
+        return TablePicture(title=_("Chinchón · table #{table} · round {round} is over").format(
+                                table=table.id, round=result["round"]),
+                            seats=seats, sections=(Section(_("Hands at the end of the round"), rows=rows),),
+                            deck=self.deck)
 
     def round_rows(self, view: dict, names: list[str], index: int) -> list[tuple[str, list[list[str]], str]]:
         result = view["round_results"][index]

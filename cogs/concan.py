@@ -11,12 +11,12 @@ from __future__ import annotations
 from bot.games import concan, concan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan import JOKER, is_joker_token, token_identity
-from bot.i18n import C_, N_, _, ngettext
+from bot.i18n import C_, N_, _, ngettext, number
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
-                                SelectSpec, Settlement, cards, numbered)
+                                SelectSpec, Settlement, cards, finished_round, numbered, round_points)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
-from rendering.table_picture import Group, Pile, SeatBox, Section, TablePicture
+from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHDC"
@@ -132,6 +132,12 @@ class ConcanUI(CopyTokensUI):
         return [card_of(token) for token in selection]
 
     def hand_image(self, view: dict, selection: list[str], arranged: bool) -> HandImage:
+        result = finished_round(view)
+        if result is not None:  # between two rounds: the hand the round ended with, and its points
+            seat = view["seat"]
+            left = list(result["hands"][seat]["cards"])
+            return HandImage(groups=[left] if left else [], selected=[], marked=[], caption=round_points(result, seat),
+                             title=_("Your last hand · round {round}").format(round=result["round"]))
         groups = self._shown(view, arranged, selection)
         flat = [card for group in groups for card in group]
         tokens = self._tokens(flat)
@@ -312,8 +318,12 @@ class ConcanUI(CopyTokensUI):
         seat = view["seat"]
         if view["outcome"] is not None:
             return _("**Set over** — the result is on the table.")
+        result = finished_round(view)
         header = _("Round {round}/{rounds} · your total **{total}**").format(
-            round=view["round"], rounds=view["rounds"], total=view["totals"][seat])
+            round=view["round"] if result is None else result["round"], rounds=view["rounds"],
+            total=view["totals"][seat])
+        if result is not None:  # the next round is not shown yet
+            return header + "."
         if seat not in view["to_act"]:
             return _("{header}. Waiting for **{player}**. Stock {stock}").format(
                 header=header, player=names[view["current"]], stock=view["stock"])
@@ -354,6 +364,8 @@ class ConcanUI(CopyTokensUI):
         return super().event_values(event)
 
     def table_summary(self, view: dict) -> str:
+        if finished_round(view) is not None:
+            return ""  # the table's text says the round is over; the next round is not shown yet
         top = card_label(view["top_discard"]) if view["top_discard"] else "—"
         return _("Round **{round}/{rounds}** · stock **{stock}** · top discard **{card}** · {melds}").format(
             round=view["round"], rounds=view["rounds"], stock=view["stock"], card=top,
@@ -361,6 +373,10 @@ class ConcanUI(CopyTokensUI):
                 n=len(view["melds"])))
 
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
+        result = finished_round(view)
+        if result is not None:  # between two rounds: the round that ended, nobody to act
+            return [(name, (_("went out") + " · " if seat == result["winner"] else "") + round_points(result, seat))
+                    for seat, name in enumerate(names)]
         return [(("▶ " if seat in view["to_act"] else "") + name,
                  self._seat_detail(view, seat) + " · " + _("total **{total}**").format(total=view["totals"][seat]))
                 for seat, name in enumerate(names)]
@@ -374,6 +390,10 @@ class ConcanUI(CopyTokensUI):
         return " · ".join(parts)
 
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
+        result = finished_round(view)
+        if result is not None:
+            return self._finished_picture(view, names, table, result)
+
         def detail(seat: int) -> str:
             first = cards(view["hand_sizes"][seat]) + " · " + (_("opened") if view["opened"][seat] else _("not opened"))
             second = _("total {total}").format(total=view["totals"][seat])
@@ -393,6 +413,22 @@ class ConcanUI(CopyTokensUI):
                             seats=seats, piles=piles,
                             sections=(Section(_("Melds on the table"), groups,
                                               empty=_("No meld yet: nobody has opened.")),),
+                            deck=self.deck)
+
+    def _finished_picture(self, view: dict, names: list[str], table, result: dict) -> TablePicture:
+        """The table between two rounds: the round that ended, the cards each seat was left
+        with and its points; nobody to act."""
+        def detail(seat: int) -> str:
+            first = number(result["points"][seat], signed=True)
+            if seat == result["winner"]:
+                first = _("went out") + " · " + first
+            return f"{first}\n" + _("total {total}").format(total=view["totals"][seat])
+
+        seats = tuple(SeatBox(name, detail(seat), dim=table.seats[seat].away) for seat, name in enumerate(names))
+        rows = tuple(Row(name, (Group("", tuple(result["hands"][seat]["cards"])),)) for seat, name in enumerate(names))
+        return TablePicture(title=_("Concan · table #{table} · round {round}/{rounds} is over").format(
+                                table=table.id, round=result["round"], rounds=view["rounds"]),
+                            seats=seats, sections=(Section(_("Hands at the end of the round"), rows=rows),),
                             deck=self.deck)
 
     def round_rows(self, view: dict, names: list[str], index: int) -> list[tuple[str, list[list[str]], str]]:

@@ -77,6 +77,19 @@ def chips(amount: int, *, signed: bool = False) -> str:
     return ngettext("{n} chip", "{n} chips", abs(amount)).format(n=number(amount, signed=signed))
 
 
+def finished_round(view: dict) -> dict | None:
+    """Between two rounds (the framework's ``between_rounds``: the pause, or a buy-back to
+    decide), the result of the round that ended: what the screens show until the next starts."""
+    return view["round_results"][-1] if view.get("between_rounds") else None
+
+
+def round_points(result: dict, seat: int) -> str:
+    """``"round 1: +7, total 27"`` (a seat that bought back shows its new total)."""
+    return _("round {round}: {points}, total {total}").format(
+        round=result["round"], points=number(result["points"][seat], signed=True),
+        total=number(result["totals"][seat]))
+
+
 @dataclass(frozen=True)
 class Settlement:
     """What a finished game paid, in chips, exactly as the ledger records it: ``chips`` is each

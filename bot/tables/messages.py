@@ -112,10 +112,21 @@ def table_view(table: Table, *, rematch: bool = False) -> discord.ui.View:
     return view
 
 
+def shown_view(table: Table, seat: int | None) -> dict:
+    """The game's view of ``seat`` (None: the public table) as the table's messages show it.
+    Between two rounds of a match (the pause, or a buy-back to decide) it carries
+    ``between_rounds``: the engine may already have dealt the next round, but the screens show
+    the round that ended (``round_results[-1]``) until the next one starts."""
+    view = table.state.view(seat)
+    if table.pause_until is not None and view.get("outcome") is None and view.get("round_results"):
+        view["between_rounds"] = True
+    return view
+
+
 def table_picture(table: Table, ui: GameUI) -> Any:
     """The game's picture of the public table (a :class:`rendering.table_picture.TablePicture`),
     or None for a game that shows none."""
-    return ui.table_picture(table.state.view(None), table.raw_names(), table)
+    return ui.table_picture(shown_view(table, None), table.raw_names(), table)
 
 
 async def table_png_bytes(picture: Any) -> bytes:
@@ -126,7 +137,7 @@ async def table_png_bytes(picture: Any) -> bytes:
 def table_embed(table: Table, ui: GameUI, *, picture: bool = False) -> discord.Embed:
     """The public table in text (for notifications and screen readers); ``picture``: the
     table's image, attached as ``table.png``, is shown in it."""
-    view = table.state.view(None)
+    view = shown_view(table, None)
     names = [seat_label(table, i) for i in range(len(table.seats))]
     embed = discord.Embed(title=_("{game} · table #{table} · game {number}").format(
         game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
@@ -235,7 +246,7 @@ def link_button(url: str, items: Sequence) -> discord.ui.Button:
 
 def hand_shown(table: Table, ui: GameUI, seat: int) -> HandShown:
     """content, picture and controls of one seat's private hand message (nothing rendered)."""
-    view = table.state.view(seat)
+    view = shown_view(table, seat)
     selection = seat_selection(table, ui, view, seat)
     arranged = table.arranged.get(seat, True)
     names = [seat_label(table, i) for i in range(len(table.seats))]

@@ -189,7 +189,9 @@ class PlayFlow(ShowFlow):
         table.picks.pop(seat, None)
         names = table.names()
         with i18n.language(table.language):
-            table.log.extend(self.ui_of(table).event_text(event, names) for event in events)
+            # a round's deal is logged when the round starts, after the pause (_next_round)
+            table.log.extend(self.ui_of(table).event_text(event, names) for event in events
+                             if event.kind != "round_start")
         return events
 
     async def _reload_state(self, table: Table) -> None:
