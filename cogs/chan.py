@@ -273,7 +273,7 @@ class ChanUI(CopyTokensUI):
         def detail(seat: int) -> str:
             in_hand, row_size, laid = view["hand_sizes"][seat], len(view["rows"][seat]), len(view["laid"][seat])
             first = [ngettext("{n} in hand", "{n} in hand", in_hand).format(n=in_hand),
-                     ngettext("row {n}", "row {n}", row_size).format(n=row_size)]
+                     ngettext("{n} in the trash row", "{n} in the trash row", row_size).format(n=row_size)]
             second = [ngettext("{n} pair laid", "{n} pairs laid", laid).format(n=laid)] if laid else []
             return "\n".join(" · ".join(line) for line in (first, second) if line)
 

@@ -66,6 +66,8 @@ class PhomUI(GameUI):
                          ngettext("Leftover {n} point", "Leftover {n} points", points).format(n=points))
         if view["locked"]:
             parts.append(_("locked: {cards}").format(cards=" ".join(card_label(c) for c in view["locked"])))
+        if eaten:
+            parts.append(_("underlined: eaten"))  # what the picture's mark means
         shown = view["shown"][view["seat"]] if view["seat"] is not None else []
         if shown:
             parts.append(_("shown: {melds}").format(

@@ -27,3 +27,14 @@ def test_mom_is_shown_only_once_the_last_round_has_come():
         assert view["last_round"] and view["arrangement"]["mom"]
         caption = ui.hand_image(view, [], True).caption
         assert caption.startswith("Móm · "), caption
+
+
+def test_the_mark_of_eaten_cards_is_explained():
+    ui = PhomUI()
+    rest = [c for c in FULL_DECK if c not in MOM_HAND]
+    view = ui.game.new(2, deck=MOM_HAND + rest).view(0)
+    with i18n.language("en"):
+        assert "underlined" not in ui.hand_image(view, [], True).caption
+        eating = dict(view, eaten=[["9S"], []])  # (as if Lan had eaten her 9♠)
+        image = ui.hand_image(eating, [], False)
+        assert image.marked and "underlined: eaten" in image.caption
