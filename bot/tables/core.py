@@ -140,8 +140,5 @@ class ServiceCore:
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    def _channel(self, channel_id: int) -> discord.abc.Messageable:
-        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
-
     async def _save_table(self, table: Table, **fields: Any) -> None:
         await self.db.update_table(table.id, **fields)

@@ -114,7 +114,6 @@ class Presenter:
         self.closed = False
         self._task: asyncio.Task | None = None
         self._sleeper: asyncio.Task | None = None  # the presenter task while it sleeps towards a frame
-        self.pushes = 0  # messages sent or edited (any route)
 
     # ---------------------------------------------------------------- what callers use
     def add(self, slot: Slot) -> Slot:
@@ -276,7 +275,6 @@ class Presenter:
 
     async def _delete(self, slot: Slot) -> None:
         await self.budget.spend(self.name)
-        self.pushes += 1
         try:
             await self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id).delete()
         except discord.NotFound:
@@ -348,7 +346,6 @@ class Presenter:
 
     async def _post_to(self, channel_id: int | None, kwargs: dict[str, Any]) -> discord.Message:
         await self.budget.spend(self.name)
-        self.pushes += 1
         channel = self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
         file = kwargs.pop("attachments", None)
         if file:
@@ -360,7 +357,6 @@ class Presenter:
         kwargs = await self._content(draft, with_attachment=upload)
         if draft.attachment is None and slot.attachment_key is not None:
             kwargs["attachments"] = []  # the picture is gone
-        self.pushes += 1
         if through is not None:
             await through.edit_original_response(**kwargs)
         else:

@@ -234,10 +234,7 @@ class ShowFlow(ServiceCore):
         hand = presenter.get(f"hand:{seat}")
         previous = table.notices.pop(seat, None)
         if previous is not None:
-            async def nothing(slot: Slot) -> None:
-                return None
-
-            presenter.add(Slot(f"unnotify:{previous[1]}", nothing, channel_id=previous[0], message_id=previous[1],
+            presenter.add(Slot(f"unnotify:{previous[1]}", _no_draft, channel_id=previous[0], message_id=previous[1],
                                once=True, delete=True, order=RETIRED))
         mode_of = self.notify_mode
 
@@ -265,7 +262,7 @@ class ShowFlow(ServiceCore):
             table.notices[seat] = (message.channel.id, message.id)
 
         presenter.add(Slot(f"notify:{seat}", build, channel_id=hand.channel_id if hand else None, user_id=user_id,
-                           once=True, order=ACTING_HAND, posted=posted, closed=lambda slot: _nothing()))
+                           once=True, order=ACTING_HAND, posted=posted))
 
     def _acting_now(self, table: Table) -> None:
         """Whoever is to act now was shown so by a new message already (a new hand): no notice."""
@@ -367,7 +364,8 @@ class ShowFlow(ServiceCore):
             self.presenter(table).touch("lobby")  # pushed only if it differs from what was confirmed
 
 
-async def _nothing() -> None:
+async def _no_draft(slot: Slot) -> None:
+    """The draft of a slot that shows nothing (a deletion)."""
     return None
 
 
