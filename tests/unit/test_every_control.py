@@ -125,6 +125,22 @@ def selections(ui, view, rng):
     return picked
 
 
+def seated_views(ui, options):
+    """(the game's rng, a seat's view) for every seat at every position of three seeded AI
+    games; between two positions the AI plays, drawing from the same rng."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        players = rng.randint(ui.game.min_players, ui.game.max_players)
+        state = ui.game.new(players, seed=seed, options=ui.engine_options(options))
+        for _ in range(400):
+            if state.is_over:
+                break
+            for seat in range(players):
+                yield rng, state.view(seat)
+            seat = rng.choice(state.to_act)
+            state.apply(seat, ui.ai_action(state, seat))
+
+
 @pytest.mark.parametrize("ui, options", UIS, ids=lambda x: x.game.name if hasattr(x, "game") else str(x or ""))
 def test_hand_controls_layout(ui, options):
     """Usable buttons first, in the game's order; never more than four rows (one left free); the
@@ -135,36 +151,26 @@ def test_hand_controls_layout(ui, options):
         return ControlId("play", 4_000_000_001, key, 17, 3)
 
     seen_rows = set()
-    for seed in range(3):
-        rng = random.Random(seed)
-        players = rng.randint(ui.game.min_players, ui.game.max_players)
-        state = ui.game.new(players, seed=seed, options=ui.engine_options(options))
-        for step in range(400):
-            if state.is_over:
-                break
-            for seat in range(players):
-                view = state.view(seat)
-                for selection in selections(ui, view, rng):
-                    selects, buttons = messages.hand_controls(ui, view, selection, True)
-                    enabled = [b.enabled for b in buttons]
-                    assert enabled == sorted(enabled, reverse=True), [(b.key, b.enabled) for b in buttons]
-                    every = ui.buttons(view, selection)
-                    assert [b.key for b in buttons if b.enabled] == [b.key for b in every if b.enabled]
-                    items = messages.laid_out(selects, buttons, control, link=LINK)
-                    view_ = discord.ui.View(timeout=None)
-                    for item in items:
-                        view_.add_item(item)  # raises when a row overflows
-                    rows = [messages.item_row(item) for item in view_.children]
-                    assert None not in rows and max(rows) < 4, [(getattr(i, "custom_id", None), i.row) for i in view_.children]
-                    link = view_.children[-1]
-                    assert isinstance(link, discord.ui.Button) and link.url == LINK
-                    assert link.row == max(rows)
-                    assert sum(isinstance(i, discord.ui.Button) and bool(i.url) for i in view_.children) == 1
-                    ids = [i.custom_id for i in view_.children if getattr(i, "custom_id", None)]
-                    assert len(ids) == len(set(ids)), ids
-                    seen_rows.add(max(rows))
-            seat = rng.choice(state.to_act)
-            state.apply(seat, ui.ai_action(state, seat))
+    for rng, view in seated_views(ui, options):
+        for selection in selections(ui, view, rng):
+            selects, buttons = messages.hand_controls(ui, view, selection, True)
+            enabled = [b.enabled for b in buttons]
+            assert enabled == sorted(enabled, reverse=True), [(b.key, b.enabled) for b in buttons]
+            every = ui.buttons(view, selection)
+            assert [b.key for b in buttons if b.enabled] == [b.key for b in every if b.enabled]
+            items = messages.laid_out(selects, buttons, control, link=LINK)
+            view_ = discord.ui.View(timeout=None)
+            for item in items:
+                view_.add_item(item)  # raises when a row overflows
+            rows = [messages.item_row(item) for item in view_.children]
+            assert None not in rows and max(rows) < 4, [(getattr(i, "custom_id", None), i.row) for i in view_.children]
+            link = view_.children[-1]
+            assert isinstance(link, discord.ui.Button) and link.url == LINK
+            assert link.row == max(rows)
+            assert sum(isinstance(i, discord.ui.Button) and bool(i.url) for i in view_.children) == 1
+            ids = [i.custom_id for i in view_.children if getattr(i, "custom_id", None)]
+            assert len(ids) == len(set(ids)), ids
+            seen_rows.add(max(rows))
     assert seen_rows
 
 
@@ -173,34 +179,24 @@ def test_card_options_name_and_pick_the_card_drawn(ui, options):
     """Each card option's label starts with the position number the hand picture draws under
     that card, and picking it selects that very card in the picture (not another copy)."""
     checked = 0
-    for seed in range(3):
-        rng = random.Random(seed)
-        players = rng.randint(ui.game.min_players, ui.game.max_players)
-        state = ui.game.new(players, seed=seed, options=ui.engine_options(options))
-        for step in range(400):
-            if state.is_over:
-                break
-            for seat in range(players):
-                view = state.view(seat)
-                for arranged in (True, False):
-                    spec = ui.select(view, [], arranged)
-                    if spec is None:
-                        continue
-                    if ui.game.name == "tusac":  # "trash" marks the trash copies only, not a copy in a set
-                        noted = [o for o in spec.options if o.description and "trash" in o.description]
-                        assert len(noted) == len(view["trash_cards"]), (noted, view["trash_cards"])
-                    if ui.game.name == "phom" and not any(a.startswith("eat ") for a in view["legal"]):
-                        assert "eat" not in spec.placeholder, spec.placeholder  # only Draw is legal
-                    image = ui.hand_image(view, [], arranged)
-                    flat = [card for group in image.groups for card in group]
-                    for option in spec.options:
-                        position = int(option.label.split(" · ", 1)[0])
-                        assert option.label.startswith(f"{position} · ")
-                        picked = ui.hand_image(view, [option.value], arranged).selected
-                        assert picked == [position - 1], (option, picked, flat)
-                        checked += 1
-            seat = rng.choice(state.to_act)
-            state.apply(seat, ui.ai_action(state, seat))
+    for _, view in seated_views(ui, options):
+        for arranged in (True, False):
+            spec = ui.select(view, [], arranged)
+            if spec is None:
+                continue
+            if ui.game.name == "tusac":  # "trash" marks the trash copies only, not a copy in a set
+                noted = [o for o in spec.options if o.description and "trash" in o.description]
+                assert len(noted) == len(view["trash_cards"]), (noted, view["trash_cards"])
+            if ui.game.name == "phom" and not any(a.startswith("eat ") for a in view["legal"]):
+                assert "eat" not in spec.placeholder, spec.placeholder  # only Draw is legal
+            image = ui.hand_image(view, [], arranged)
+            flat = [card for group in image.groups for card in group]
+            for option in spec.options:
+                position = int(option.label.split(" · ", 1)[0])
+                assert option.label.startswith(f"{position} · ")
+                picked = ui.hand_image(view, [option.value], arranged).selected
+                assert picked == [position - 1], (option, picked, flat)
+                checked += 1
     assert checked
 
 
