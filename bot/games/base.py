@@ -32,7 +32,7 @@ import random
 import string
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequence
 
 from babel.lists import format_list
 
@@ -248,6 +248,71 @@ def make_record(game: str, players: int, options: dict[str, Any], deck: Sequence
             "actions": [[seat, action] for seat, action in actions]}
 
 
+class EngineState:
+    """What every engine's state shares: its name, its seat count, when it is over.
+
+    A subclass sets ``name``, ``title`` and its seat range, keeps ``phase`` ("over" at the
+    end), ``num_players``, ``options`` and ``actions`` (the record's ``[seat, action]`` list).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    phase: str
+    num_players: int
+    options: dict[str, Any]
+    actions: list[list[Any]]
+
+    @classmethod
+    def seat_count(cls, players: int) -> int:
+        n = int(players)
+        if not cls.min_players <= n <= cls.max_players:
+            raise ValueError(f"{cls.title} needs {cls.min_players}–{cls.max_players} players")
+        return n
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+
+class GameOfOnePack(EngineState):
+    """A game dealt once from one pack (Phỏm, Chắn, Tứ Sắc): ``deck`` is the pack as dealt,
+    ``stock[stock_pos:]`` what is left to draw."""
+
+    deck: list[str]
+    stock: list[str]
+    stock_pos: int
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    def record(self) -> dict[str, Any]:
+        return make_record(self.name, self.num_players, self.options, self.deck, self.actions)
+
+
+class MatchOfRounds(EngineState):
+    """A match of several rounds (Chinchón, Concan): ``decks`` holds every round's pack as
+    dealt, ``seed`` shuffles the rest; ``stock_cards`` and ``pile`` are the current round's."""
+
+    seed: int
+    decks: list[list[str]]
+    stock_cards: list[str]
+    pile: list[str]
+
+    @property
+    def stock(self) -> int:
+        return len(self.stock_cards)
+
+    @property
+    def discards(self) -> int:
+        return len(self.pile)
+
+    def record(self) -> dict[str, Any]:
+        return make_match_record(self.name, self.num_players, self.options, self.seed, self.decks, self.actions)
+
+
 class GameState(Protocol):
     num_players: int
 
@@ -281,6 +346,13 @@ class Game:
     #: one state is a match of several rounds (``new_state`` also takes ``decks``)
     multi_round: bool = False
 
+    @classmethod
+    def of(cls, state: type[EngineState], **options: Any) -> "Game":
+        """The registry entry of an engine state class, with its default options."""
+        return cls(name=state.name, title=state.title, min_players=state.min_players,
+                   max_players=state.max_players, new_state=state, default_options=options,
+                   multi_round=issubclass(state, MatchOfRounds))
+
     def new(self, players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
             decks: Sequence[Sequence[str]] | None = None, options: dict[str, Any] | None = None):
         if not self.min_players <= players <= self.max_players:
@@ -295,8 +367,8 @@ class Game:
         if seed is None:
             # The record must replay reshuffles and undealt rounds, so a match always has a seed.
             seed = random.SystemRandom().randrange(2**63)
-        return self.new_state(players, seed=seed, deck=None,
-                              decks=None if decks is None else [list(d) for d in decks], options=merged)
+        return self.new_state(players, seed=seed, decks=None if decks is None else [list(d) for d in decks],
+                              options=merged)
 
     def replay(self, record: dict[str, Any]):
         if record.get("game") != self.name:
@@ -344,6 +416,15 @@ def pack_order(pack: Sequence[str], *, seed: int | None, deck: Sequence[str] | N
     if Counter(cards) != Counter(pack):
         raise ValueError(f"the deck must hold exactly the {len(pack)} cards of the pack")
     return cards
+
+
+def legal_or_fail(state: Any, seat: int) -> list[str]:
+    """The seat's legal actions, for an AI that must choose one: a seat with nothing to do is
+    a caller's error."""
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to do")
+    return legal
 
 
 def split_action(action: str) -> tuple[str, str]:

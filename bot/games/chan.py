@@ -56,7 +56,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, make_record,
+from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, GameOfOnePack,
                    outcome_dict, outcome_from_transfers, shuffled)
 from .tosom import (CC, FULL_DECK, KIND_INDEX, KINDS, RANKS, SUITS, is_ca, is_red, parse_card,
                     parse_cards, sort_cards, vi_name)
@@ -314,14 +314,14 @@ def _free(counts: Counter, kind: str) -> bool:
     return counts[kind] % 2 == 1
 
 
-class ChanState:
+class ChanState(GameOfOnePack):
     """One game of Chắn. Seats play in order 0, 1, ..., N-1, 0, ...; seat 0 (cái) opens."""
+
+    name, title = "chan", "Chắn"
 
     def __init__(self, players: int, *, seed: int | None = None,
                  deck: Sequence[str] | None = None, options: dict[str, Any] | None = None):
-        n = int(players)
-        if not 2 <= n <= 4:
-            raise ValueError("Chắn needs 2–4 players")
+        n = self.seat_count(players)
         if deck is None:
             cards = shuffled(FULL_DECK, seed)
         else:
@@ -371,14 +371,6 @@ class ChanState:
         if self.phase == "offer":
             return (self.offer["seat"],)
         return (self.current,)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    @property
-    def stock_left(self) -> int:
-        return len(self.stock) - self.stock_pos
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -885,17 +877,9 @@ class ChanState:
             "outcome": self._outcome_dict(),
         }
 
-    def record(self) -> dict[str, Any]:
-        return make_record("chan", self.num_players, self.options, self.deck, self.actions)
 
 
-def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
-              options: dict[str, Any] | None = None) -> ChanState:
-    return ChanState(players, seed=seed, deck=deck, options=options)
-
-
-GAME = Game(name="chan", title="Chắn", min_players=2, max_players=4, new_state=new_state,
-            default_options={"chiu": "auto", "previous_winner": None})
+GAME = Game.of(ChanState, chiu="auto", previous_winner=None)
 
 __all__ = ["CC", "FACTORS", "GAME", "PHRASES", "ChanState", "Count", "Win", "count", "is_red", "is_win",
            "partition", "score_win", "waits", "vi_name"]

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from .base import copy_token
+from .base import copy_token, legal_or_fail
 from .chan import ChanState, _count_tally, _minus, _tally, _waits_tally
 from .tosom import KIND_INDEX, is_red
 
@@ -40,9 +40,7 @@ def _after_eat_trash(state: ChanState, seat: int, partner: str) -> tuple[int, in
 
 
 def choose(state: ChanState, seat: int) -> str:
-    legal = state.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal = legal_or_fail(state, seat)
     if len(legal) == 1:
         return legal[0]
     phase = state.phase

@@ -51,7 +51,7 @@ from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _, ngettext
-from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, make_match_record, outcome_dict,
+from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, MatchOfRounds, outcome_dict,
                    pack_order, pot_outcome, reshuffle_rng, round_rng, split_action)
 
 #: Every phrase key this engine emits, with an English template ({name}: a seat's name), marked
@@ -666,15 +666,15 @@ def _laid_code(pk: Pack, card: int, laid_as: int) -> str:
 # The match state
 
 
-class ChinchonState:
+class ChinchonState(MatchOfRounds):
     """A match of Chinchón: rounds until one player is left (or a chinchón, or everyone left
     reaching the target in one round)."""
 
+    name, title = "chinchon", "Chinchón"
+
     def __init__(self, players: int, *, seed: int | None = None, decks: Sequence[Sequence[str]] | None = None,
                  options: dict[str, Any] | None = None) -> None:
-        n = int(players)
-        if not 2 <= n <= 4:
-            raise ValueError("Chinchón needs 2–4 players")
+        n = self.seat_count(players)
         opts = {k: v for k, v in (options or {}).items() if k != "players"}
         self.pk = get_pack(opts.get("deck", "french"))
         opts["deck"] = self.pk.name
@@ -727,18 +727,6 @@ class ChinchonState:
         if self.phase == "buyback":
             return (self.deciding[0],)
         return (self.current,)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    @property
-    def stock(self) -> int:
-        return len(self.stock_cards)
-
-    @property
-    def discards(self) -> int:
-        return len(self.pile)
 
     @property
     def top_discard(self) -> str | None:
@@ -1161,9 +1149,6 @@ class ChinchonState:
             "drawn": self.drawn if mine and seat == self.current else None,
         }
 
-    def record(self) -> dict[str, Any]:
-        return make_match_record("chinchon", self.num_players, self.options, self.seed, self.decks, self.actions)
-
 
 def _copy_results(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
@@ -1176,15 +1161,6 @@ def _copy_results(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
-              decks: Sequence[Sequence[str]] | None = None, options: dict[str, Any] | None = None) -> ChinchonState:
-    if deck is not None:
-        decks = [deck, *(decks or [])[1:]]
-    return ChinchonState(players, seed=seed, decks=decks, options=options)
-
-
-GAME = Game(name="chinchon", title="Chinchón", min_players=2, max_players=4, new_state=new_state,
-            default_options={"deck": "french", "close_limit": 5, "lay_off": False, "target": 100},
-            multi_round=True)
+GAME = Game.of(ChinchonState, deck="french", close_limit=5, lay_off=False, target=100)
 
 __all__ = ["GAME", "PHRASES", "Arrangement", "ChinchonState", "arrange", "can_close", "deadwood", "is_chinchon"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .base import legal_or_fail
 from .chinchon import JOKER, ChinchonState, _hand_mask, _indices, _penalty, _search, _unmatched
 
 _PAIR_WEIGHT = 1.5  # points per live card that would meld two unmatched cards
@@ -235,9 +236,7 @@ def _buy_back(state: ChinchonState, seat: int) -> bool:
 
 
 def choose(state: ChinchonState, seat: int) -> str:
-    legal = state.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal = legal_or_fail(state, seat)
     if state.phase == "buyback":
         return "buyback" if _buy_back(state, seat) else "decline"
     if state.step == "draw":

@@ -84,7 +84,7 @@ from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, NotACard, Outcome, Phrase, make_match_record, or_list, outcome_dict,
+from .base import (Event, Game, IllegalAction, NotACard, Outcome, Phrase, MatchOfRounds, or_list, outcome_dict,
                    pot_outcome, reshuffle_rng, round_rng, split_action, split_groups)
 from .french import FULL_DECK, JOKER, RANKS, SUITS, parse_card, sort_key
 
@@ -650,14 +650,15 @@ class TableMeld:
 # The state
 
 
-class ConcanState:
+class ConcanState(MatchOfRounds):
     """A set of Concan rounds. Seats play in order 0, 1, ..., N-1, 0, ..."""
+
+    name, title = "concan", "Concan"
+    max_players = 6
 
     def __init__(self, players: int, *, seed: int | None, decks: Sequence[Sequence[str]] | None = None,
                  options: dict[str, Any] | None = None):
-        n = int(players)
-        if not 2 <= n <= 6:
-            raise ValueError("Concan needs 2–6 players")
+        n = self.seat_count(players)
         opts = {k: v for k, v in (options or {}).items() if k != "players"}
         opts.setdefault("rounds", 9)
         opts.setdefault("open_min", 51)
@@ -675,7 +676,7 @@ class ConcanState:
         self.rounds = rounds
         self.open_min = open_min
         self._given = [self._check_pack(d) for d in (decks or [])]
-        self.packs: list[list[str]] = []
+        self.decks: list[list[str]] = []
         self.actions: list[list[Any]] = []
         self.totals = [0] * n
         self.round_results: list[dict[str, Any]] = []
@@ -693,10 +694,10 @@ class ConcanState:
         fast = {
             "hands": lambda v: [h.copy() for h in v],
             "table": lambda v: [TableMeld(m.no, m.owner, m.spec) for m in v],
-            "packs": lambda v: [list(p) for p in v],
+            "decks": lambda v: [list(p) for p in v],
             "_given": lambda v: [list(p) for p in v],
             "actions": lambda v: [list(a) for a in v],
-            "stock_cards": list, "discard_pile": list, "opened_flags": list, "announced_counts": list,
+            "stock_cards": list, "pile": list, "opened_flags": list, "announced_counts": list,
             "totals": list, "in_match": list, "_legal_cache": lambda v: None,
         }
         new = object.__new__(ConcanState)
@@ -719,7 +720,7 @@ class ConcanState:
         else:
             cards = list(PACK)
             round_rng(self.seed, round_no).shuffle(cards)
-        self.packs.append(list(cards))
+        self.decks.append(list(cards))
         n = self.num_players
         self.round = round_no
         self.first = first
@@ -731,7 +732,7 @@ class ConcanState:
             self.hands[seat] = Counter(cards[k:k + size])
             k += size
         self.stock_cards: list[str] = cards[k:]
-        self.discard_pile: list[str] = []
+        self.pile: list[str] = []
         self.table: list[TableMeld] = []
         self.opened_flags = [False] * n
         self.announced_counts = [0] * n
@@ -749,20 +750,8 @@ class ConcanState:
         return () if self.phase == "over" else (self.current,)
 
     @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    @property
-    def stock(self) -> int:
-        return len(self.stock_cards)
-
-    @property
-    def discards(self) -> int:
-        return len(self.discard_pile)
-
-    @property
     def top_discard(self) -> str | None:
-        return self.discard_pile[-1] if self.discard_pile else None
+        return self.pile[-1] if self.pile else None
 
     @property
     def hand_sizes(self) -> list[int]:
@@ -994,12 +983,12 @@ class ConcanState:
         self.actions.append([seat, "draw"])
         events = [Event(seat, "draw")]
         if not self.stock_cards:
-            if len(self.discard_pile) >= 2:
+            if len(self.pile) >= 2:
                 self.reshuffles += 1
-                cards = self.discard_pile[:-1]
+                cards = self.pile[:-1]
                 reshuffle_rng(self.seed, self.round, self.reshuffles).shuffle(cards)
                 self.stock_cards = cards
-                self.discard_pile = self.discard_pile[-1:]
+                self.pile = self.pile[-1:]
                 events.append(Event(None, "reshuffle"))
             else:
                 self.last_turn = True
@@ -1015,7 +1004,7 @@ class ConcanState:
         if not self._take_possible(seat):
             raise IllegalAction(_("Before opening you may take {card} only to open with it this turn, and no opening "
                                   "worth {need} uses it.").format(card=card, need=self.open_min))
-        self.discard_pile.pop()
+        self.pile.pop()
         self.hands[seat][card] += 1
         if not self.opened_flags[seat]:
             self.must_card = card
@@ -1187,7 +1176,7 @@ class ConcanState:
         if err:
             raise err
         self._remove(seat, Counter({card: 1}))
-        self.discard_pile.append(card)
+        self.pile.append(card)
         self.actions.append([seat, f"discard {card}"])
         events = [Event(seat, "discard", (card,))]
         if not self.hands[seat]:
@@ -1301,19 +1290,8 @@ class ConcanState:
             "groups": best_melds(hand) if own else None,
         }
 
-    def record(self) -> dict[str, Any]:
-        return make_match_record("concan", self.num_players, self.options, self.seed, self.packs, self.actions)
 
-
-def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
-              decks: Sequence[Sequence[str]] | None = None, options: dict[str, Any] | None = None) -> ConcanState:
-    if deck is not None:
-        decks = [deck, *(decks or [])[1:]]
-    return ConcanState(players, seed=seed, decks=decks, options=options)
-
-
-GAME = Game(name="concan", title="Concan", min_players=2, max_players=6, new_state=new_state,
-            default_options={"rounds": 9, "open_min": 51}, multi_round=True)
+GAME = Game.of(ConcanState, rounds=9, open_min=51)
 
 __all__ = ["GAME", "JOKER", "PACK", "PHRASES", "ConcanState", "MeldSpec", "TableMeld", "best_melds", "best_opening",
            "card_penalty", "hand_penalty", "is_joker_token", "meld_value", "split_choices", "split_opening",

@@ -23,6 +23,7 @@ Heuristics, in order of the turn:
 
 from __future__ import annotations
 
+from .base import legal_or_fail
 from .concan import JOKER, ConcanState, best_melds, card_penalty, is_joker_token, token_identity
 from .french import RANKS, sort_key
 
@@ -95,9 +96,7 @@ def _choose_draw(state: ConcanState, seat: int, legal: list[str]) -> str:
 
 
 def choose(state: ConcanState, seat: int) -> str:
-    legal = state.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal = legal_or_fail(state, seat)
     if len(legal) == 1:
         return legal[0]
     if state.step == "draw":

@@ -42,7 +42,7 @@ from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list, make_record,
+from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list, GameOfOnePack,
                    outcome_dict, outcome_from_transfers, shuffled, split_action)
 from .french import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, sort_key
 
@@ -369,14 +369,14 @@ def _show_string(melds: Sequence[Sequence[str]]) -> str:
 # The game state
 
 
-class PhomState:
+class PhomState(GameOfOnePack):
     """One game of Phỏm. Seats act in order 0, 1, ..., N-1, 0, ...; seat 0 opens."""
+
+    name, title = "phom", "Phỏm"
 
     def __init__(self, players: int, *, seed: int | None = None,
                  deck: Sequence[str] | None = None, options: dict[str, Any] | None = None):
-        n = int(players)
-        if not 2 <= n <= 4:
-            raise ValueError("Phỏm needs 2–4 players")
+        n = self.seat_count(players)
         if deck is None:
             cards = shuffled(FULL_DECK, seed)
         else:
@@ -424,14 +424,6 @@ class PhomState:
     @property
     def to_act(self) -> tuple[int, ...]:
         return () if self.phase == "over" else (self.current,)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    @property
-    def stock_left(self) -> int:
-        return len(self.stock) - self.stock_pos
 
     @property
     def total_draws(self) -> int:
@@ -847,17 +839,9 @@ class PhomState:
             "outcome": self._outcome_dict(),
         }
 
-    def record(self) -> dict[str, Any]:
-        return make_record("phom", self.num_players, self.options, self.deck, self.actions)
 
 
-def new_state(players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
-              options: dict[str, Any] | None = None) -> PhomState:
-    return PhomState(players, seed=seed, deck=deck, options=options)
-
-
-GAME = Game(name="phom", title="Phỏm", min_players=2, max_players=4, new_state=new_state,
-            default_options={})
+GAME = Game.of(PhomState)
 
 __all__ = ["GAME", "PHRASES", "Arrangement", "PhomState", "Points", "arrange", "best_points", "card_points",
            "find_phom", "is_phom", "is_u"]

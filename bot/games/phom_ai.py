@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from .base import legal_or_fail
 from .french import RANKS, sort_key
 from .phom import _CID, _CODE, PhomState, _solve, card_points
 
@@ -168,9 +169,7 @@ def _choose_show(state: PhomState, seat: int, legal: list[str]) -> str:
 
 
 def choose(state: PhomState, seat: int) -> str:
-    legal = state.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal = legal_or_fail(state, seat)
     if len(legal) == 1:
         return legal[0]
     if state.phase == "draw":

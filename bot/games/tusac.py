@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, make_record,
+from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, GameOfOnePack,
                    outcome_dict, outcome_from_transfers, pack_order)
 from .tusac_sets import (CODES, FULL_PACK, KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, arrange, card_name,
                          counts_of, free_count, glyph, hand_value, khaps_of, melds_with, outs,
@@ -117,14 +117,14 @@ def _names(cards: Sequence[str]) -> str:
     return " ".join(card_name(c) for c in cards)
 
 
-class TuSacState:
+class TuSacState(GameOfOnePack):
     """One game of Tứ Sắc. Seats play in order 0, 1, ..., N-1, 0, ...; seat 0 opens."""
+
+    name, title = "tusac", "Tứ Sắc"
 
     def __init__(self, players: int, *, seed: int | None = None,
                  deck: Sequence[str] | None = None, options: dict[str, Any] | None = None):
-        n = int(players)
-        if not 2 <= n <= 4:
-            raise ValueError("Tứ Sắc needs 2–4 players")
+        n = self.seat_count(players)
         cards = pack_order(FULL_PACK, seed=seed, deck=deck, parse=parse_card)
         self.num_players = n
         self.options: dict[str, Any] = {k: v for k, v in (options or {}).items() if k != "players"}
@@ -159,14 +159,6 @@ class TuSacState:
     @property
     def to_act(self) -> tuple[int, ...]:
         return () if self.phase == "over" else (self.current,)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    @property
-    def stock_left(self) -> int:
-        return len(self.stock) - self.stock_pos
 
     # -- what a seat knows --------------------------------------------------------------------
 
@@ -550,12 +542,9 @@ class TuSacState:
             "outcome": self._outcome_dict(),
         }
 
-    def record(self) -> dict[str, Any]:
-        return make_record("tusac", self.num_players, self.options, self.deck, self.actions)
 
 
-GAME = Game(name="tusac", title="Tứ Sắc", min_players=2, max_players=4, new_state=TuSacState,
-            default_options={"worst_card_penalty": True})
+GAME = Game.of(TuSacState, worst_card_penalty=True)
 
 __all__ = ["GAME", "PHRASES", "Meld", "TuSacState", "card_name", "counts_of", "glyph", "hand_value", "outs",
            "payment", "trash_cards", "trash_count", "worst_codes"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .base import legal_or_fail
 from .tusac import TuSacState
 from .tusac_sets import outs, private_value, sort_key, trash_after, worst_codes
 
@@ -38,9 +39,7 @@ def _eat_score(state: TuSacState, seat: int, cards: list[str], unseen: Counter) 
 
 
 def choose(state: TuSacState, seat: int) -> str:
-    legal = state.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
+    legal = legal_or_fail(state, seat)
     if len(legal) == 1:
         return legal[0]
     if state.phase == "discard":

@@ -619,12 +619,12 @@ def test_reshuffle_when_the_stock_runs_out():
     for _ in range(20):
         dump(state)
     seat = state.current
-    pile = list(state.discard_pile)
+    pile = list(state.pile)
     events = state.apply(seat, "draw")
     assert events == [Event(seat, "draw"), Event(None, "reshuffle")]
     expected = pile[:-1]
     reshuffle_rng(4242, 1, 1).shuffle(expected)
-    assert state.stock_cards == expected and state.discard_pile == pile[-1:]
+    assert state.stock_cards == expected and state.pile == pile[-1:]
     assert state.step == "play" and state.current == seat
     replayed = GAME.replay(state.record())
     assert replayed.stock_cards == state.stock_cards and replayed.view(seat) == state.view(seat)

@@ -34,7 +34,7 @@ def all_cards(state) -> Counter:
     for hand in state.hands:
         cards += hand
     cards.update(state.stock_cards)
-    cards.update(state.discard_pile)
+    cards.update(state.pile)
     for meld in state.melds:
         cards.update("JK" if t.startswith("JK") else t for t in meld["cards"])
     return cards
