@@ -28,6 +28,7 @@ whose template is in the engine's ``PHRASES``; native words (ù, móm, Quan...) 
 
 from __future__ import annotations
 
+import functools
 import random
 import string
 from collections import Counter
@@ -283,10 +284,18 @@ class GameOfOnePack(EngineState):
     deck: list[str]
     stock: list[str]
     stock_pos: int
+    current: int
+    to_act: tuple[int, ...]
 
     @property
     def stock_left(self) -> int:
         return len(self.stock) - self.stock_pos
+
+    def view_header(self, seat: int | None) -> dict[str, Any]:
+        """The fields that open every view of the game (``seat`` None: a spectator)."""
+        return {"game": self.name, "seat": seat, "num_players": self.num_players,
+                "current": None if self.is_over else self.current, "to_act": list(self.to_act),
+                "phase": self.phase, "stock": self.stock_left}
 
     def record(self) -> dict[str, Any]:
         return make_record(self.name, self.num_players, self.options, self.deck, self.actions)
@@ -418,13 +427,18 @@ def pack_order(pack: Sequence[str], *, seed: int | None, deck: Sequence[str] | N
     return cards
 
 
-def legal_or_fail(state: Any, seat: int) -> list[str]:
-    """The seat's legal actions, for an AI that must choose one: a seat with nothing to do is
-    a caller's error."""
-    legal = state.legal_actions(seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has nothing to do")
-    return legal
+def ai_chooser(pick: Callable[[Any, int, list[str]], str]) -> Callable[[Any, int], str]:
+    """An AI's ``choose(state, seat)`` from its ``pick(state, seat, legal)``: a seat with
+    nothing to do is the caller's error, a single legal action needs no thought."""
+
+    @functools.wraps(pick)
+    def choose(state: Any, seat: int) -> str:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has nothing to do")
+        return legal[0] if len(legal) == 1 else pick(state, seat, legal)
+
+    return choose
 
 
 def split_action(action: str) -> tuple[str, str]:

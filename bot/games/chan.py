@@ -57,7 +57,7 @@ from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
 from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, GameOfOnePack,
-                   outcome_dict, outcome_from_transfers, shuffled)
+                   outcome_dict, outcome_from_transfers, pack_order)
 from .tosom import (CC, FULL_DECK, KIND_INDEX, KINDS, RANKS, SUITS, is_ca, is_red, parse_card,
                     parse_cards, sort_cards, vi_name)
 
@@ -322,12 +322,7 @@ class ChanState(GameOfOnePack):
     def __init__(self, players: int, *, seed: int | None = None,
                  deck: Sequence[str] | None = None, options: dict[str, Any] | None = None):
         n = self.seat_count(players)
-        if deck is None:
-            cards = shuffled(FULL_DECK, seed)
-        else:
-            cards = [parse_card(c) for c in deck]
-            if sorted(cards, key=KIND_INDEX.__getitem__) != list(FULL_DECK):
-                raise ValueError("the deck must hold the 100 Chắn cards (25 kinds, 4 copies each)")
+        cards = pack_order(FULL_DECK, seed=seed, deck=deck, parse=parse_card)
         opts = {k: v for k, v in (options or {}).items() if k != "players"}
         opts.setdefault("chiu", "auto")
         opts.setdefault("previous_winner", None)
@@ -852,14 +847,8 @@ class ChanState(GameOfOnePack):
         c = self.hand_count(seat) if own else None
         offer = self.offer
         return {
-            "game": "chan",
-            "seat": seat,
-            "num_players": n,
+            **self.view_header(seat),
             "options": {"chiu": self.options.get("chiu")},
-            "current": None if over else self.current,
-            "to_act": list(self.to_act),
-            "phase": self.phase,
-            "stock": self.stock_left,
             "active": self.active,
             "active_from": self.active_from,
             "offer": None if offer is None else {"seat": offer["seat"], "card": offer["card"]},

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from .base import copy_token, legal_or_fail
+from .base import ai_chooser, copy_token
 from .chan import ChanState, _count_tally, _minus, _tally, _waits_tally
 from .tosom import KIND_INDEX, is_red
 
@@ -39,10 +39,8 @@ def _after_eat_trash(state: ChanState, seat: int, partner: str) -> tuple[int, in
     return best if best is not None else (99, 0)
 
 
-def choose(state: ChanState, seat: int) -> str:
-    legal = legal_or_fail(state, seat)
-    if len(legal) == 1:
-        return legal[0]
+@ai_chooser
+def choose(state: ChanState, seat: int, legal: list[str]) -> str:
     phase = state.phase
     if phase == "offer":
         return "chiu" if state.chiu_advice(seat) else "pass"

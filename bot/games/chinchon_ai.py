@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .base import legal_or_fail
+from .base import ai_chooser
 from .chinchon import JOKER, ChinchonState, _hand_mask, _indices, _penalty, _search, _unmatched
 
 _PAIR_WEIGHT = 1.5  # points per live card that would meld two unmatched cards
@@ -235,8 +235,8 @@ def _buy_back(state: ChinchonState, seat: int) -> bool:
     return state.target - at >= max(10, state.target // 5)
 
 
-def choose(state: ChinchonState, seat: int) -> str:
-    legal = legal_or_fail(state, seat)
+@ai_chooser
+def choose(state: ChinchonState, seat: int, legal: list[str]) -> str:
     if state.phase == "buyback":
         return "buyback" if _buy_back(state, seat) else "decline"
     if state.step == "draw":

@@ -23,7 +23,7 @@ Heuristics, in order of the turn:
 
 from __future__ import annotations
 
-from .base import legal_or_fail
+from .base import ai_chooser
 from .concan import JOKER, ConcanState, best_melds, card_penalty, is_joker_token, token_identity
 from .french import RANKS, sort_key
 
@@ -95,10 +95,8 @@ def _choose_draw(state: ConcanState, seat: int, legal: list[str]) -> str:
     return "take" if _laid(hand + [card]) > _laid(hand) else "draw"
 
 
-def choose(state: ConcanState, seat: int) -> str:
-    legal = legal_or_fail(state, seat)
-    if len(legal) == 1:
-        return legal[0]
+@ai_chooser
+def choose(state: ConcanState, seat: int, legal: list[str]) -> str:
     if state.step == "draw":
         return _choose_draw(state, seat, legal)
     if state.step == "first_discard":

@@ -43,7 +43,7 @@ from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
 from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list, GameOfOnePack,
-                   outcome_dict, outcome_from_transfers, shuffled, split_action)
+                   outcome_dict, outcome_from_transfers, pack_order, split_action)
 from .french import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, sort_key
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
@@ -377,12 +377,7 @@ class PhomState(GameOfOnePack):
     def __init__(self, players: int, *, seed: int | None = None,
                  deck: Sequence[str] | None = None, options: dict[str, Any] | None = None):
         n = self.seat_count(players)
-        if deck is None:
-            cards = shuffled(FULL_DECK, seed)
-        else:
-            cards = [parse_card(c) for c in deck]
-            if len(cards) != 52 or len(set(cards)) != 52:
-                raise ValueError("the deck must hold the 52 distinct cards")
+        cards = pack_order(FULL_DECK, seed=seed, deck=deck, parse=parse_card)
         self.num_players = n
         self.options: dict[str, Any] = {k: v for k, v in (options or {}).items() if k != "players"}
         self.deck: list[str] = cards
@@ -817,13 +812,7 @@ class PhomState(GameOfOnePack):
         over = self.phase == "over"
         own = seat is not None and 0 <= seat < n
         return {
-            "game": "phom",
-            "seat": seat,
-            "num_players": n,
-            "current": None if over else self.current,
-            "to_act": list(self.to_act),
-            "phase": self.phase,
-            "stock": self.stock_left,
+            **self.view_header(seat),
             "draws": self.draws,
             "last_round": (self.draws >= self.last_round_from) if over else self.turn_last,
             "active": self.active if self.phase == "draw" else None,

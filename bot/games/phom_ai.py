@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .base import legal_or_fail
+from .base import ai_chooser
 from .french import RANKS, sort_key
 from .phom import _CID, _CODE, PhomState, _solve, card_points
 
@@ -168,10 +168,8 @@ def _choose_show(state: PhomState, seat: int, legal: list[str]) -> str:
     return best[1] if best else legal[0]
 
 
-def choose(state: PhomState, seat: int) -> str:
-    legal = legal_or_fail(state, seat)
-    if len(legal) == 1:
-        return legal[0]
+@ai_chooser
+def choose(state: PhomState, seat: int, legal: list[str]) -> str:
     if state.phase == "draw":
         return _choose_draw(state, seat, legal)
     if state.phase == "show":

@@ -517,13 +517,7 @@ class TuSacState(GameOfOnePack):
         own = seat is not None and 0 <= seat < n
         mine = self.hand_summary(seat) if own else None
         return {
-            "game": "tusac",
-            "seat": seat,
-            "num_players": n,
-            "current": None if over else self.current,
-            "to_act": list(self.to_act),
-            "phase": self.phase,
-            "stock": self.stock_left,
+            **self.view_header(seat),
             "active": self.active,
             "active_from": None if self.active is None else self.active_from,
             "active_drawn": self.active_drawn if self.active is not None else False,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .base import legal_or_fail
+from .base import ai_chooser
 from .tusac import TuSacState
 from .tusac_sets import outs, private_value, sort_key, trash_after, worst_codes
 
@@ -38,10 +38,8 @@ def _eat_score(state: TuSacState, seat: int, cards: list[str], unseen: Counter) 
     return (trash_after(hand, cards), -kept, -(value[0] if value else 0), [sort_key(c) for c in cards])
 
 
-def choose(state: TuSacState, seat: int) -> str:
-    legal = legal_or_fail(state, seat)
-    if len(legal) == 1:
-        return legal[0]
+@ai_chooser
+def choose(state: TuSacState, seat: int, legal: list[str]) -> str:
     if state.phase == "discard":
         card, _ = _best_discard(state.private[seat], state.unseen(seat))
         return f"discard {card}"
