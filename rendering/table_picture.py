@@ -29,7 +29,7 @@ from .fonts import has_glyph, prepare_text
 from .shapes import SUIT_CHARS
 from .sprites import Deck, card_shadow, card_sprite, get_deck
 from .table import one_line_width
-from .text import TextLine, measure, paste_text, text_line
+from .text import TextLine, measure, paste_text, text_line, wrap
 
 __all__ = ["Group", "Pile", "Row", "SeatBox", "Section", "TablePicture", "picture_names", "printable",
            "render_table_picture", "render_table_picture_async"]
@@ -105,7 +105,11 @@ class SeatsBlock(Block):
         most = max(1, min(len(seats), (max_width + BOX_GAP) // (BOX_W + BOX_GAP)))
         rows = -(-len(seats) // most) if seats else 0
         self.per_row = -(-len(seats) // rows) if seats else 1  # balanced: 2 + 2 rather than 3 + 1
-        lines = max((len(s.detail.splitlines()) for s in seats), default=0)
+        size = _detail_size(theme)
+        # a detail too long for the box wraps onto more lines: a cut word ("2 jokers annou…")
+        # would hide what the line says
+        self.details = [_wrapped(s.detail, size, BOX_W - 16) for s in seats]
+        lines = max((len(d) for d in self.details), default=0)
         self.line_h = _detail_size(theme) + 5
         self.name_h = theme.label_size + 10
         self.box_h = self.name_h + self.line_h * lines + 8  # the name, the detail lines, a little room below
@@ -126,12 +130,21 @@ class SeatsBlock(Block):
             colour = theme.muted if seat.dim else theme.text
             name = text_line(_fit(seat.name, theme.label_size, True, BOX_W - 16), theme.label_size, True, colour)
             paste_text(canvas, name, (bx + 8, by + 4))
-            for k, line in enumerate(seat.detail.splitlines()):
-                detail = text_line(_fit(line, size, False, BOX_W - 16), size, False, theme.muted)
+            for k, line in enumerate(self.details[i]):
+                detail = text_line(line, size, False, theme.muted)
                 paste_text(canvas, detail, (bx + 8, by + self.name_h + k * self.line_h))
 
 
-PILE_CAPTION_W = 170  # a longer caption ("discarded by <a long name>") is cut
+PILE_CAPTION_W = 170  # a longer caption ("discarded by <a long name>") wraps onto a second line
+
+
+def _caption_lines(caption: str, size: int) -> list[str]:
+    """A pile's caption in at most two lines of :data:`PILE_CAPTION_W`; only a name too long
+    for them is cut."""
+    lines = _wrapped(caption, size, PILE_CAPTION_W) if caption else []
+    if len(lines) > 2:
+        lines = [lines[0], _fit(" ".join(lines[1:]), size, False, PILE_CAPTION_W)]
+    return lines
 PILE_GAP = 12
 
 
@@ -145,13 +158,14 @@ class PilesBlock(Block):
         self.vertical = vertical
         size = _detail_size(theme)
         self.labels = [text_line(p.label, theme.caption_size, True, theme.text) for p in piles]
-        self.captions = [text_line(_fit(p.caption, size, False, PILE_CAPTION_W), size, False, theme.muted)
-                         if p.caption else None for p in piles]
+        self.captions = [[text_line(line, size, False, theme.muted) for line in _caption_lines(p.caption, size)]
+                         for p in piles]
         self.sprites = [card_sprite(p.card, self.deck) if p.card else None for p in piles]
         card_w, card_h = self.deck.card_size
-        self.cell_w = [max(card_w, lab.width, cap.width if cap else 0) for lab, cap in zip(self.labels, self.captions)]
+        self.cell_w = [max([card_w, lab.width] + [line.width for line in cap])
+                       for lab, cap in zip(self.labels, self.captions)]
         self.label_h = max((lab.height for lab in self.labels), default=0)
-        self.caption_h = max((cap.height for cap in self.captions if cap), default=0)
+        self.caption_h = max((sum(line.height for line in cap) for cap in self.captions), default=0)
         self.cell_h = self.label_h + 4 + card_h + (4 + self.caption_h if self.caption_h else 0)
         count = len(piles)
         if vertical:
@@ -176,8 +190,10 @@ class PilesBlock(Block):
             else:
                 image, dx, dy = shadowed_sprite(pile.card, self.deck)
                 canvas.paste(image, (cx - dx, top - dy), image)
-            if caption is not None:
-                paste_text(canvas, caption, (x + (cell - caption.width) // 2, top + card_h + 4))
+            line_y = top + card_h + 4
+            for line in caption:
+                paste_text(canvas, line, (x + (cell - line.width) // 2, line_y))
+                line_y += line.height
             if self.vertical:
                 y += self.cell_h + PILE_GAP
             else:
@@ -268,29 +284,31 @@ def _make_room(plan: CardPlan, needs: dict[int, int], card_w: int) -> CardPlan:
 
 class NameLine(Block):
     """A player's name (bold), with his detail after it on the same line when it fits, else
-    under it (cut to the width)."""
+    under it (wrapped to the width)."""
 
     def __init__(self, name: str, detail: str, *, colour, max_width: int, theme=PICTURE_THEME):
         size = _detail_size(theme)
         self.name = text_line(_fit(name, theme.label_size, True, max_width), theme.label_size, True, colour)
-        self.detail: TextLine | None = None
-        self.detail_xy = (0, 0)
+        self.details: list[tuple[TextLine, tuple[int, int]]] = []
         if detail:
             gap = 10
             room = max_width - self.name.width - gap
             if measure(detail, size) <= room:
-                self.detail = text_line(detail, size, False, theme.muted)
-                self.detail_xy = (self.name.width + gap, self.name.baseline - self.detail.baseline)
+                line = text_line(detail, size, False, theme.muted)
+                self.details.append((line, (self.name.width + gap, self.name.baseline - line.baseline)))
             else:
-                self.detail = text_line(_fit(detail, size, False, max_width), size, False, theme.muted)
-                self.detail_xy = (0, self.name.height)
-        self.width = max(self.name.width, (self.detail_xy[0] + self.detail.width) if self.detail else 0)
-        self.height = max(self.name.height, (self.detail_xy[1] + self.detail.height) if self.detail else 0)
+                y = self.name.height
+                for part in _wrapped(detail, size, max_width):
+                    line = text_line(part, size, False, theme.muted)
+                    self.details.append((line, (0, y)))
+                    y += line.height
+        self.width = max([self.name.width] + [x + line.width for line, (x, _y) in self.details])
+        self.height = max([self.name.height] + [y + line.height for line, (_x, y) in self.details])
 
     def draw(self, canvas, x, y):
         paste_text(canvas, self.name, (x, y))
-        if self.detail is not None:
-            paste_text(canvas, self.detail, (x + self.detail_xy[0], y + self.detail_xy[1]))
+        for line, (dx, dy) in self.details:
+            paste_text(canvas, line, (x + dx, y + dy))
 
 
 @lru_cache(maxsize=512)
@@ -379,6 +397,11 @@ def picture_names(names: list[str]) -> list[str]:
     """The seats' names as a picture shows them: :func:`printable`, "Seat 3" for a name with
     nothing printable."""
     return [printable(name) or f"Seat {seat + 1}" for seat, name in enumerate(names)]
+
+
+def _wrapped(text: str, size: int, width: int) -> list[str]:
+    """``text``'s lines, each wrapped at word boundaries to ``width`` px."""
+    return [part for line in printable(text).splitlines() for part in wrap(line, size, False, width)]
 
 
 @lru_cache(maxsize=1024)

@@ -121,9 +121,11 @@ def test_a_seats_panel_shows_its_box():
     seat = SeatBox("Lan", "9 cards · 2 discards\neaten 1", active=True)
     panel = seat_panel(Row("Lan", (Group("discards", ("2V",)),)), seat, deck="tosom", inner=400, step=None)
     head = panel.inner.parts[0][0]
-    assert head.detail is not None and head.detail_xy[1] < head.name.height  # on the name's line
+    (_line, (_x, y)), = head.details
+    assert y < head.name.height  # on the name's line
     narrow = seat_panel(Row("Lan", ()), seat, deck="tosom", inner=120, step=None).inner.parts[0][0]
-    assert narrow.detail_xy == (0, narrow.name.height)  # under it
+    assert [xy for _line, xy in narrow.details][0] == (0, narrow.name.height)  # under it, wrapped
+    assert len(narrow.details) > 1
 
 
 def test_rows_share_one_fan_step():
