@@ -3,8 +3,9 @@
 Messages are marked in the code with ``_()`` (``ngettext()`` for plurals, ``pgettext()``
 with a context for short words such as command names) and live in gettext catalogs managed
 with Babel: ``bot/locale/chieu.pot`` (extracted), ``bot/locale/<lang>/LC_MESSAGES/chieu.po``
-(translated), compiled to ``.mo`` by the install (``scripts/start``, ``scripts/test``), never
-committed. See README, "Languages".
+(translated). The bot reads the ``.po`` itself, once per language at first use: there is no
+compiled ``.mo`` to build or to forget, so every install (``pip install .``, a container, a
+checkout) speaks every language. See README, "Languages".
 
 Whose language a message speaks is set by whoever builds it, with :func:`language`: a private
 reply follows the clicker's Discord locale, a DM its player's language, a table message the
@@ -15,6 +16,7 @@ Nothing here imports discord: engines may mark their refusals too.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 from contextvars import ContextVar
 from datetime import datetime
@@ -24,6 +26,8 @@ from typing import Iterator
 
 from babel import Locale
 from babel.dates import format_datetime
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
@@ -53,14 +57,22 @@ def normalize(code: str | None) -> str:
 
 @lru_cache(maxsize=None)
 def translations(lang: str) -> NullTranslations:
-    """The compiled catalog of ``lang`` (English: no catalog, messages are their own text)."""
+    """The catalog of ``lang``, read from its ``.po`` at first use (English: no catalog, messages
+    are their own text). Fuzzy and untranslated entries stay English, as gettext would have them."""
     if lang == DEFAULT:
         return NullTranslations()
-    found = Translations.load(str(LOCALE_DIR), [lang], DOMAIN)
-    if not isinstance(found, Translations):
-        log.warning("no compiled %s catalog in %s: run `pybabel compile -d %s -D %s` (scripts/start does)",
-                    lang, LOCALE_DIR, LOCALE_DIR, DOMAIN)
-    return found
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    try:
+        with path.open("rb") as po:
+            catalog = read_po(po, locale=lang, domain=DOMAIN)
+    except FileNotFoundError:
+        log.warning("no %s catalog at %s: messages stay English", lang, path)
+        return NullTranslations()
+    # compiled in memory: gettext's own reader then gives the plural rule and the contexts
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
 
 
 def current() -> str:

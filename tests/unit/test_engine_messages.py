@@ -289,7 +289,7 @@ def marking(monkeypatch):
 
 @pytest.fixture
 def no_catalogs(monkeypatch, tmp_path):
-    """No compiled catalog at all (a fresh checkout before ``scripts/translations compile``)."""
+    """No catalog at all (a tree without ``bot/locale``)."""
     i18n.translations.cache_clear()
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     yield

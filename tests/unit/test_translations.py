@@ -3,6 +3,7 @@ placeholders, and the catalog template is what the code marks today."""
 
 from __future__ import annotations
 
+import gettext
 import re
 import subprocess
 import sys
@@ -10,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+
+from bot import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "bot" / "locale"
@@ -75,6 +78,28 @@ def test_every_message_is_translated_with_its_placeholders(lang):
 def test_plural_forms():
     assert catalog(LOCALE / "vi" / "LC_MESSAGES" / "chieu.po").num_plurals == 1
     assert catalog(LOCALE / "es" / "LC_MESSAGES" / "chieu.po").num_plurals == 2
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_bot_serves_every_entry_of_the_po(lang):
+    """bot/i18n.py reads the .po itself: each translated entry comes back as written, plurals
+    by the language's rule, short words by their context."""
+    cat = catalog(LOCALE / lang / "LC_MESSAGES" / "chieu.po")
+    rule = gettext.c2py(cat.plural_expr)
+    served = i18n.translations(lang)
+    checked = 0
+    for m in messages_of(cat):
+        if m.fuzzy or not m.string or not all(m.string):
+            continue
+        if m.pluralizable:
+            for n in (0, 1, 2, 5, 21):
+                got = (served.npgettext(m.context, *m.id, n) if m.context else served.ngettext(*m.id, n))
+                assert got == m.string[rule(n)], (m.id, n)
+        else:
+            got = served.pgettext(m.context, m.id) if m.context else served.gettext(m.id)
+            assert got == m.string, m.id
+        checked += 1
+    assert checked > 300
 
 
 def test_sibling_names_stay_distinct_in_every_language():
