@@ -23,7 +23,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.games.concan import GAME, _solve, best_opening  # noqa: E402
+from bot.games.concan import GAME, best_opening  # noqa: E402
+from bot.games.concan_solver import solve  # noqa: E402
 from bot.games.concan_ai import choose  # noqa: E402
 from bot.games.french import FULL_DECK  # noqa: E402
 
@@ -40,7 +41,7 @@ def bench_best_opening(hands: int, naturals: int, seed: int = 1) -> None:
     times = []
     for _ in range(hands):
         hand = rng.sample(NATURALS, naturals) + ["JK", "JK"]
-        _solve.cache_clear()
+        solve.cache_clear()
         start = time.perf_counter()
         best_opening(hand)
         times.append(1000 * (time.perf_counter() - start))

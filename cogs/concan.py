@@ -47,6 +47,7 @@ class ConcanUI(CopyTokensUI):
     new_description = N_("Open a Concan table in this channel")
     stake_description = N_("Chips each player pays into the pot")
     phrases = concan.PHRASES
+    seats_drawn = True  # concan.md: the first player of a set is drawn
     event_templates = {
         **CopyTokensUI.event_templates,
         "open": N_("🎉 {player} opened: {cards} (melds {numbers})"),

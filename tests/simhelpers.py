@@ -114,9 +114,11 @@ def private_texts(result: InteractionResult) -> list[str]:
 
 
 async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=None, seed=None,
-                      **options) -> Players:
+                      seating="lobby", **options) -> Players:
     """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``
-    (a match: ``decks``, the packs of its first rounds)."""
+    (a match: ``decks``, the packs of its first rounds) to the seats in ``seating`` (positions in
+    the lobby): "lobby" keeps the lobby's order even where the table draws the seating (Concan),
+    None seats the players as the table would."""
     players = Players(env, humans)
     host = players.members[0]
     await host.slash(players.channel, f"{game} new", **options)
@@ -128,6 +130,7 @@ async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=
     env.bot.tables.next_deck = deck
     env.bot.tables.next_decks = decks
     env.bot.tables.next_seed = seed
+    env.bot.tables.next_seating = list(range(humans + ai)) if seating == "lobby" else seating
     await host.click(players.channel.last_message, label=i18n.in_language(lang, "Start"))
     return players
 

@@ -24,32 +24,27 @@ Heuristics, in order of the turn:
 from __future__ import annotations
 
 from .base import ai_chooser
-from .concan import JOKER, ConcanState, best_melds, card_penalty, is_joker_token, token_identity
-from .french import RANKS, sort_key
-
-_RANK_NO = {r: i + 1 for i, r in enumerate(RANKS)}
+from .concan import ConcanState
+from .concan_melds import RANK_NO, card_penalty, is_joker_token, token_identity
+from .concan_solver import best_melds
+from .concan_table import fits_table
+from .french import JOKER, sort_key
 
 
 def _hand(state: ConcanState, seat: int) -> list[str]:
     return state.hand(seat)
 
 
-def _fits_table(state: ConcanState, card: str) -> bool:
-    if card == JOKER:
-        return any(m.joker_fits() for m in state.table)
-    return any(m.extended(card, False) is not None for m in state.table)
-
-
 def _linked(card: str, others: list[str]) -> bool:
     """A pair or near-run with another leftover card (a meld in the making)."""
-    r = _RANK_NO[card[0]]
+    r = RANK_NO[card[0]]
     for other in others:
         if other == JOKER:
             return True
         if other[0] == card[0] and other[1] != card[1]:
             return True
         if other[1] == card[1] and other != card:
-            d = abs(_RANK_NO[other[0]] - r)
+            d = abs(RANK_NO[other[0]] - r)
             if d <= 2 or d >= 11:  # A with Q/K
                 return True
     return False
@@ -69,7 +64,7 @@ def best_discard(state: ConcanState, seat: int) -> str:
 
     def score(card: str) -> tuple:
         others = [c for c in rest if c != card]
-        return (not _linked(card, others), not _fits_table(state, card), card_penalty(card), sort_key(card))
+        return (not _linked(card, others), not fits_table(state.table, card), card_penalty(card), sort_key(card))
 
     return max(naturals, key=score)
 
@@ -90,7 +85,7 @@ def _choose_draw(state: ConcanState, seat: int, legal: list[str]) -> str:
     hand = _hand(state, seat)
     # take a card only when it gets laid this turn (so the hand shrinks and no two players can
     # pass a card back and forth): it fits a table meld, or the hand lays more cards with it
-    if card != JOKER and _fits_table(state, card):
+    if card != JOKER and fits_table(state.table, card):
         return "take"
     return "take" if _laid(hand + [card]) > _laid(hand) else "draw"
 

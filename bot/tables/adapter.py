@@ -133,6 +133,9 @@ class GameUI:
     phrases: dict[str, str | tuple[str, str, str]] = {}
     #: keys of buttons that are card-selection helpers rather than moves
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
+    #: the first player is drawn (Concan): the table seats the players in a drawn order at every
+    #: start, a Rematch included, and seat 0 starts (see ``LobbyFlow._seat_players``)
+    seats_drawn: bool = False
 
     def bind(self, table_options: dict[str, Any]) -> "GameUI":
         """This UI as a table with these options shows it (Chinchón may be played with a

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from typing import Any
 
 import discord
@@ -48,6 +49,11 @@ class ServiceCore:
         self.next_deck: list[str] | None = None
         self.next_decks: list[list[str]] | None = None
         self.next_seed: int | None = None
+        # The next game's seating as positions in the lobby (tests and demos): [2, 0, 1] seats
+        # the lobby's third player first. Otherwise a game whose seats are drawn is seated by
+        # seating_random (tests may seed it), the others as in the lobby.
+        self.next_seating: list[int] | None = None
+        self.seating_random: random.Random = random.SystemRandom()
         self._languages: dict[int, tuple[str, bool]] = {}  # user -> (language, chosen with /settings)
         self._notify: dict[int, str] = {}  # user -> how he is told it is his turn (/settings notify)
         # the bot's share of Discord's global limit, for every table's outbox

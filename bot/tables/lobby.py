@@ -12,6 +12,7 @@ import discord
 from bot import i18n
 from bot.i18n import _, ngettext, pgettext
 
+from .adapter import GameUI
 from .commands import common_options
 from .core import Refused, log, now
 from .model import Seat, Table
@@ -237,6 +238,7 @@ class LobbyFlow(ShowFlow):
         seed, self.next_seed = self.next_seed, None
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
+        table.seats = self._seat_players(table, ui)
         previous_winner = await self._previous_winner(table)
         state = ui.game.new(len(table.seats), seed=seed, deck=deck, decks=decks,
                             options=ui.engine_options(table.options, previous_winner=previous_winner))
@@ -254,7 +256,7 @@ class LobbyFlow(ShowFlow):
                 stake=table.stake)
             await self.db.update_table(table.id, status="playing", game_no=game_no, pause_until=None,
                                        thread_id=thread_id, table_message_id=None, turn_deadline=deadline,
-                                       timeouts={})
+                                       timeouts={}, seats=table.seats_json())
         table.status, table.game_no, table.game_id, table.thread_id = "playing", game_no, game_id, thread_id
         table.state, table.version = state, 0
         table.decks_stored = len(dealt)
@@ -278,6 +280,27 @@ class LobbyFlow(ShowFlow):
             self._after_move(table)
         else:
             self._schedule(table)
+
+    def _seat_players(self, table: Table, ui: GameUI) -> list[Seat]:
+        """The seats of the game being dealt (the caller saves them as the table's and the
+        game's seats, so that a restart restores them): ``next_seating`` if a test set one,
+        else a new draw for a game whose first player is drawn (``ui.seats_drawn``), else the
+        lobby's order.
+
+        The draw belongs to the table, not the engine: concan.md has the table stand for the
+        draw of the first player by seating the players in random order, and the engine starts
+        round 1 at seat 0. An engine knows seat numbers only, while the seats are people known
+        to the table: seating them is the table's job, as for every game, and the engine stays
+        pure (no randomness but its seed) with a record that replays unchanged against the
+        seats stored with the game."""
+        seating, self.next_seating = self.next_seating, None
+        if seating is None:
+            seating = list(range(len(table.seats)))
+            if ui.seats_drawn:
+                self.seating_random.shuffle(seating)
+        if sorted(seating) != list(range(len(table.seats))):
+            raise ValueError(f"next_seating {seating} is not an order of {len(table.seats)} seats")
+        return [table.seats[i] for i in seating]
 
     async def _previous_winner(self, table: Table) -> int | None:
         """The seat (in today's seating) of whoever won this table's previous game, if anyone did."""
@@ -319,8 +342,9 @@ class LobbyFlow(ShowFlow):
             if table.status != "finished":
                 raise Refused(_("A rematch is already open."))
             seats = list(table.seats)
-            if table.state is not None and table.state.is_over:
-                # Winner first next game (after a draw the next seat opens).
+            if table.state is not None and table.state.is_over and not self.ui_of(table).seats_drawn:
+                # Winner first next game (after a draw the next seat opens); a game whose
+                # seats are drawn is seated by a new draw at the start.
                 winner = table.state.outcome().winner
                 first = winner if winner is not None else 1 % len(seats)
                 seats = seats[first:] + seats[:first]

@@ -4,6 +4,7 @@ stands for), lays off and swaps a joker by clicking; six seats; the table as a p
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections import Counter
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from bot.games.base import IllegalAction
 from bot.games.concan import GAME, PACK
 from cogs.concan import ConcanUI
-from tests.simhelpers import (dm, enabled, ledger_rows, play_channel, private_texts,
+from tests.simhelpers import (dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               select_id, select_options, start_table, table_of)
 
 # Lan starts the round with 15 cards: two sets worth 60 and a club run she will lay with a joker.
@@ -168,3 +169,120 @@ def test_quick_select_then_any_enabled_move_is_accepted(players, seed):
                 raise AssertionError(f"{spec.key}: {action} refused: {exc}") from None
         state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.6 else
                     ui.action_for(rng.choice(moves).key, view, selection))
+
+
+# --------------------------------------------------------------------------------------------
+# Seating (concan.md "Players and deal"): the table stands for the draw of the first player by
+# seating the players in a drawn order at every start, a Rematch included; seat 0 starts.
+
+
+class CountingRandom(random.Random):
+    """A seeded source for the seating that counts its draws."""
+
+    draws = 0
+
+    def shuffle(self, x) -> None:
+        self.draws += 1
+        super().shuffle(x)
+
+
+def seating(table) -> list[tuple[int | None, str]]:
+    return [(seat.user_id, seat.name) for seat in table.seats]
+
+
+def shown_name(name: str) -> str:
+    return f"🤖 {name}" if name.startswith("AI ") else name
+
+
+def lobby_order(message) -> list[str]:
+    """The names the lobby lists, in its order."""
+    return [line.split(". ", 1)[1] for line in message.embeds[0].fields[0].value.splitlines()]
+
+
+async def stored_seats(env, table) -> tuple[list, list]:
+    """The seats SQLite holds for the table and for its current game, as (user_id, name)."""
+    (table_row,) = await env.bot.db.fetchall("SELECT seats FROM tables WHERE id = ?", (table.id,))
+    (game_row,) = await env.bot.db.fetchall("SELECT seats FROM games WHERE id = ?", (table.game_id,))
+    return tuple([(s["user_id"], s["name"]) for s in json.loads(row["seats"])] for row in (table_row, game_row))
+
+
+def check_shown(players, table, drawn) -> None:
+    """Seat 0 of the drawn order started round 1 (it played the first move, if any was
+    played), and the table lists the seats in that order."""
+    assert table.state.round == 1 and table.state.first == 0
+    assert [seat for seat, _ in table.state.actions[:1]] in ([], [0])
+    board = table_message(players, table)
+    assert [f.name.removeprefix("▶ ") for f in board.embeds[0].fields[:len(drawn)]] == \
+        [shown_name(name) for _, name in drawn]
+
+
+async def test_a_concan_table_seats_its_players_in_a_drawn_order(simcord_env):
+    env = simcord_env
+    env.bot.tables.seating_random = random.Random(5)  # the draw, seeded: the same seatings every run
+    starts = []
+    for _ in range(4):
+        players = await start_table(env, "concan", 2, 1, seating=None, rounds=1)
+        host, minh = players.members
+        table = next(t for t in env.bot.tables.tables.values() if t.channel_id == players.channel.id)
+        drawn = seating(table)
+        assert sorted(drawn, key=str) == sorted([(host.id, "lan"), (minh.id, "minh"), (None, "AI 1")], key=str)
+        starts.append(drawn)
+        lobby = next(m for m in players.channel.history() if m.id == table.lobby_message_id)
+        assert lobby_order(lobby) == [shown_name(name) for _, name in drawn]
+        moves = next(f.value for f in table_message(players, table).embeds[0].fields if f.name == "Last moves")
+        assert f"Game 1 dealt; {drawn[0][1]} opens." in moves
+        check_shown(players, table, drawn)
+        assert await stored_seats(env, table) == (drawn, drawn)
+    assert any(drawn[0][1] != "lan" for drawn in starts), "the host does not always start"
+    assert len({tuple(name for _, name in drawn) for drawn in starts}) > 1
+
+
+async def test_other_games_keep_the_lobbys_order(simcord_env):
+    env = simcord_env
+    env.bot.tables.seating_random = CountingRandom(5)
+    await start_table(env, "chinchon", 2, 1, seating=None)
+    assert [seat.name for seat in table_of(env).seats] == ["lan", "minh", "AI 1"]
+    assert env.bot.tables.seating_random.draws == 0
+
+
+async def test_a_concan_rematch_draws_a_new_seating(simcord_env):
+    env = simcord_env
+    source = env.bot.tables.seating_random = CountingRandom(3)
+    players = await start_table(env, "concan", 1, 2, seating=None, rounds=1, turn_seconds=30)
+    (lan,) = players.members
+    table = table_of(env)
+    first = seating(table)
+    await let_the_clock_play(players, turns=300)
+    winner = table.state.outcome().winner
+    await lan.click(play_channel(players).last_message, label="Rematch")
+    lobby = play_channel(players).last_message
+    assert "Waiting for players" in lobby.embeds[0].description
+    assert lobby_order(lobby) == [shown_name(name) for _, name in first], "the lobby keeps the seats"
+    await lan.click(lobby, label="Start")
+    second = seating(table)
+    assert table.game_no == 2 and sorted(second, key=str) == sorted(first, key=str)
+    # neither the last set's order nor the winner-first order of the other games' rematches
+    # (what this seed draws)
+    assert second not in (first, first[winner:] + first[:winner]), (first, second, winner)
+    assert source.draws == 2, "every start draws the seating"
+    lobby = next(m for m in play_channel(players).history() if m.id == lobby.id)
+    assert lobby_order(lobby) == [shown_name(name) for _, name in second]
+    check_shown(players, table, second)
+    assert await stored_seats(env, table) == (second, second)
+
+
+async def test_a_concan_seating_survives_a_restart(simcord_env, bot_factory):
+    env = simcord_env
+    env.bot.tables.seating_random = random.Random(1)
+    players = await start_table(env, "concan", 2, 1, seating=None, rounds=2, turn_seconds=30)
+    lan, minh = players.members
+    table = table_of(env)
+    drawn = seating(table)
+    assert drawn[0][1] != "lan", "this seed seats another player than the host first"
+    hands = {member.id: table.state.hand(table.seat_of(member.id)) for member in (lan, minh)}
+
+    await env.restart_bot(bot_factory())
+    table = table_of(env)
+    assert seating(table) == drawn and await stored_seats(env, table) == (drawn, drawn)
+    assert {member.id: table.state.hand(table.seat_of(member.id)) for member in (lan, minh)} == hands
+    check_shown(players, table, drawn)
