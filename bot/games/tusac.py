@@ -10,22 +10,20 @@ Public API:
   ``trash_cards``, ``worst_codes``, ``outs`` and the card helpers of :mod:`.tusac_sets`.
 
 Verbs: ``discard <card>``, ``draw``, ``eat <cards>`` (the private cards melded with the active
-card; ``eat`` alone lays down a Tướng one has just drawn), ``pass`` (leave a drawn card to the
+card; ``eat`` alone lays down an active Tướng), ``pass`` (leave a drawn card to the
 next player) and ``u`` (seat 0 declaring a dealt hand without trash). Forced claims are not
 actions: the engine applies them whenever a card becomes active and reports them as events, so
 a record replays them by itself.
 
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
-- "A drawn Tướng is a set by itself" (Play 2) is for the player who drew it: right after
-  drawing a Tướng he may ``eat`` it with no cards (then, as after any eat, he discards a trash
-  card). Once he passes it, the next player may eat it only with cards of his (two identical
-  Tướng, or the Sĩ and Tượng of its colour), as for a card someone else gives up; a Tướng is
-  never discarded, so no other active Tướng exists.
+- An active Tướng is a set by itself (Play 2): whoever may eat it, the player who drew it or
+  the next player after a ``pass``, may ``eat`` it with no cards (then, as after any eat, he
+  discards a trash card). A Tướng is never discarded, so every active Tướng is a drawn one.
 - "Melded in any way" means what an eat may do: the active card with 1–3 private cards forming
-  a set, a matching Khap (a Khui), or nothing at all for the drawer of a Tướng. So a drawer
-  whose private block has no trash wins with a drawn Tướng laid down alone; nobody else wins
-  with a lone Tướng.
+  a set, a matching Khap (a Khui), or, for a Tướng, nothing at all, whoever drew it. So anyone
+  whose private block has no trash (he threw his last trash card) wins with a drawn Tướng laid
+  down alone, the drawer first, then the others in turn order from him.
 - The discarder never claims his own discard; for a discard the "current player" is the next
   seat (who may eat it or draw), for a drawn card the drawer. Wins are looked for from him
   round the table; a Khap claim may be anyone's (the drawer's too); a pair claim is for the
@@ -182,14 +180,10 @@ class TuSacState(GameOfOnePack):
     def worst(self, seat: int) -> list[str]:
         return worst_codes(self.private[seat], self.unseen(seat))
 
-    def _alone(self, seat: int) -> bool:
-        """Whether ``seat`` may lay the active card down by itself: a Tướng he has just drawn."""
-        return (self.active is not None and self.active[1] == "K" and self.active_drawn
-                and seat == self.active_from)
-
     def _melds(self, seat: int) -> list[tuple[str, ...]]:
-        """Every way ``seat`` may meld the active card (``()``: the card alone)."""
-        alone: list[tuple[str, ...]] = [()] if self._alone(seat) else []
+        """Every way ``seat`` may meld the active card (``()``: a Tướng alone, a set by itself
+        for whoever may eat it or claim it with a win)."""
+        alone: list[tuple[str, ...]] = [()] if self.active[1] == "K" else []
         return alone + melds_with(self.active, self.private[seat])
 
     def _eats(self, seat: int) -> list[tuple[str, ...]]:
@@ -305,11 +299,8 @@ class TuSacState(GameOfOnePack):
             raise self._phase_error()
         active = self.active
         cards = sort_cards(self._parse(rest))
-        alone = not cards and self._alone(seat)
+        alone = not cards and active[1] == "K"  # a Tướng is a set by itself
         if not alone and not 1 <= len(cards) <= 3:
-            if not cards and active[1] == "K":
-                raise IllegalAction(_("Only a Tướng you have just drawn is a set by itself: name 1–3 of your "
-                                      "cards that make a set with {card}.").format(card=card_name(active)))
             raise IllegalAction(_("Name 1–3 of your cards that make a set with {card}.").format(
                 card=card_name(active)))
         self._check_holds(seat, cards)
