@@ -565,7 +565,6 @@ class ChanState(GameOfOnePack):
         }
 
 
-
 GAME = Game.of(ChanState, chiu="auto", previous_winner=None)
 
 __all__ = ["CC", "FACTORS", "GAME", "PHRASES", "ChanState", "Count", "Win", "count", "is_red", "is_win",

@@ -528,7 +528,6 @@ class TuSacState(GameOfOnePack):
         }
 
 
-
 GAME = Game.of(TuSacState, worst_card_penalty=True)
 
 __all__ = ["GAME", "PHRASES", "Meld", "TuSacState", "card_name", "counts_of", "glyph", "hand_value", "outs",
