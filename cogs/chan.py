@@ -50,6 +50,18 @@ def eat_kind(view: dict, card: str) -> str | None:
     return None
 
 
+def eat_buttons(view: dict, selected: list[str]) -> set[str]:
+    """The eat buttons the selected hand cards enable. Eat Cạ* only for a legal eat: its card
+    is held twice or more, and two copies (a chắn) may never be used in a cạ (restriction 2),
+    whereas Eat Chắn and Eat Cạ stay on to be refused with the restriction's reason."""
+    kinds = set()
+    for card in selected:
+        kind = eat_kind(view, card)
+        if kind is not None and (kind != "eat_ca2" or f"eat {card}" in view["legal"]):
+            kinds.add(kind)
+    return kinds
+
+
 class ChanUI(CopyTokensUI):
     game = chan.GAME
     deck = "tosom"
@@ -147,7 +159,7 @@ class ChanUI(CopyTokensUI):
         legal = view["legal"]
         phase = view["phase"]
         eating = phase in ("turn", "drawn") and view["seat"] in view["to_act"]
-        kinds = {eat_kind(view, card_of(t)) for t in selection} if eating else set()
+        kinds = eat_buttons(view, [card_of(t) for t in selection]) if eating else set()
         specs = [
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             *(ButtonSpec(key, _(label), key in kinds, "success") for key, label in EAT_KEYS.items()),

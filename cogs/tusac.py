@@ -154,7 +154,7 @@ class TuSacUI(CopyTokensUI):
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
         legal = view["legal"]
         can_eat = any(a.startswith("eat ") for a in legal)  # with cards of the hand
-        eat_alone = "eat" in legal  # a Tướng just drawn, laid down by itself
+        eat_alone = "eat" in legal  # an active Tướng, laid down by itself
         discard = _("Discard")
         if view["phase"] == "discard" and len(selection) == 1:
             card = card_of(selection[0])
@@ -184,7 +184,7 @@ class TuSacUI(CopyTokensUI):
             return key
         if key == "eat":
             if not cards and "eat" in view["legal"]:
-                return "eat"  # a drawn Tướng is a set by itself
+                return "eat"  # an active Tướng is a set by itself
             if view["active"] is None or not 1 <= len(cards) <= 3:
                 raise IllegalAction(_("Select 1–3 of your cards to meld with {card}.").format(
                     card=card_label(view["active"])) if view["active"] else
@@ -233,6 +233,9 @@ class TuSacUI(CopyTokensUI):
             text = _("Your dealt hand has no trash: click **Win!**")
         elif phase == "discard":
             text = _("Select a trash card and **Discard** (**Quick Select** picks a worst one).")
+        elif phase == "take" and "eat" in view["legal"]:
+            text = _("**{card}** is on offer: a Tướng is a set by itself. **Eat** it with nothing selected (or "
+                     "select cards to meld it with), or **Draw**.").format(card=active)
         elif phase == "take":
             text = _("**{card}** is on offer: select cards and **Eat** it, or **Draw**.").format(card=active)
         elif "eat" in view["legal"]:

@@ -6,16 +6,16 @@ Public API:
   ``chiu`` (``"auto"`` | ``"ask"``) and ``previous_winner`` (seat or None, for ù thông).
 - ``PHRASES``: the English template of every :class:`~bot.games.base.Phrase` key emitted.
 - ``count(cards) -> Count``, ``partition(cards)``, ``score_win(cards, winning_card, *,
-  self_drawn=False) -> Win | None``, ``is_red(card)``, ``is_win(cards20, winning_card)``.
+  self_drawn=False) -> Win | None``, ``is_red(card)``, ``is_win(cards20, winning_card)``:
+  the counting and scoring of :mod:`.chan_count`, re-exported.
 
-Rule interpretations made here (beyond the *(decided)* points of the spec):
+Rule interpretations made here (beyond the *(decided)* points of the spec; those of counting
+and scoring are in :mod:`.chan_count`):
 
 - Phases: ``open`` (seat 0's first discard), ``turn`` (eat the previous player's newest
   trash-row card, draw, or chíu it), ``drawn`` (eat the drawn card, pass, or chíu it),
   ``discard`` (after an eat or a chíu), ``offer`` (chiu="ask": an out-of-turn chíu offer).
   The card a player passes goes on his own trash row and is the next player's card to eat.
-- Ù always counts all 20 cards (hand plus laid pairs) freely: laid pairs may be regrouped.
-  With a ``CC`` winning card the most-chắn count must be exactly 6 chắn (and so 4 cạ).
 - Ù is automatic and never recorded as an action; it is checked when a card is drawn (the
   drawer first, then in turn order from him) and, as chíu ù, when the fourth copy is
   discarded (all seats but the discarder, in turn order). Thiên ù (seat 0's dealt 20 cards
@@ -40,36 +40,19 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   An eat that would leave no card to discard is refused.
 - The stock running out: when a turn ends (pass or discard) with an empty stock, only a
   chíu ù can still happen; otherwise the game is a draw with no payment.
-- Quads: each kind held four times in the final 20 cards counts once: thiên khai if all four
-  were dealt to the winner, chíu if three, bòn if two. Repeated factors repeat in the list.
-- Bạch thủ: exactly 6 chắn, the winning card's kind count is even and every kind of its
-  rank has an even count (no cạ of that rank). Thiên ù has no winning card: no bạch thủ.
-- Results: the winner ranks 1, the others 2.. in turn order after him; payout in stake units
-  (= points per loser); ``ga`` likewise; a drawn game ranks everybody 1.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, GameOfOnePack,
-                   outcome_dict, outcome_from_transfers, pack_order)
-from .tosom import (CC, FULL_DECK, KIND_INDEX, KINDS, RANKS, SUITS, is_ca, is_red, parse_card,
-                    parse_cards, sort_cards, vi_name)
-
-#: Every phrase key this engine emits, with its English template ({name}: a seat's name),
-#: marked for translation: the UI shows them in the reader's language. The values ``how`` and
-#: ``factors`` are native words (ù, chíu ù, thiên ù; the factors' names), never translated.
-PHRASES: dict[str, str] = {
-    "chan.u": N_("{winner} {how}: {factors} — {points} points"),
-    "chan.u_on": N_("{winner} {how} on {card}: {factors} — {points} points"),
-    "chan.ga": N_("{ga} gà"),
-    "chan.stock_out": N_("The stock ran out with no ù: a draw, no payment."),
-}
+from .base import Event, Game, IllegalAction, NotACard, Outcome, GameOfOnePack, outcome_dict, pack_order
+from .chan_count import (FACTORS, PHRASES, Count, Win, count, is_win, partition, score_win, settle_draw,
+                         settle_win, tally, tally_minus, tally_plus, tally_waits, tally_win, trash_kinds, waits,
+                         win_factors)
+from .tosom import CC, FULL_DECK, SUITS, is_ca, is_red, parse_card, parse_cards, sort_cards, vi_name
 
 # Event texts: native words (chắn, cạ, ù, chíu ù) stay as they are; English ones are marked
 # here and translated where they are shown.
@@ -79,229 +62,6 @@ LEFT_DRAWN = N_("left the drawn card")
 MAY_CHIU = N_("may chíu")
 DECLINED_CHIU = N_("declined the chíu")
 OUT_OF_TURN = N_("out of turn")
-
-# --------------------------------------------------------------------------------------------
-# counting
-
-
-@dataclass(frozen=True)
-class Count:
-    chan: int
-    ca: int
-    trash: int
-
-
-def _rank_best(a: int, b: int, c: int) -> tuple[int, int, int, tuple[int, int, int]]:
-    """(trash, chan, ca, chắn per suit) for counts a, b, c of one rank: fewest trash, most chắn."""
-    best = None
-    for xa in range(a // 2 + 1):
-        for xb in range(b // 2 + 1):
-            for xc in range(c // 2 + 1):
-                rest = (a - 2 * xa, b - 2 * xb, c - 2 * xc)
-                total = sum(rest)
-                ca = min(total // 2, total - max(rest))
-                key = (total - 2 * ca, -(xa + xb + xc))
-                if best is None or key < best[0]:
-                    best = (key, (total - 2 * ca, xa + xb + xc, ca, (xa, xb, xc)))
-    return best[1]
-
-
-_RANK_TABLE = {(a, b, c): _rank_best(a, b, c) for a in range(5) for b in range(5) for c in range(5)}
-
-
-def _tally(cards: Iterable[str]) -> tuple[int, ...]:
-    t = [0] * len(KINDS)
-    for card in cards:
-        t[KIND_INDEX[card]] += 1
-    return tuple(t)
-
-
-@lru_cache(maxsize=200_000)
-def _count_tally(t: tuple[int, ...]) -> Count:
-    chan = t[24] // 2
-    trash = t[24] % 2
-    ca = 0
-    for i in range(0, 24, 3):
-        tr, ch, c, __ = _RANK_TABLE[(t[i], t[i + 1], t[i + 2])]
-        trash += tr
-        chan += ch
-        ca += c
-    return Count(chan, ca, trash)
-
-
-def _cards(cards: str | Iterable[str]) -> list[str]:
-    return parse_cards(cards)
-
-
-def count(cards: str | Iterable[str]) -> Count:
-    """The partition with the fewest trash, and among those the most chắn."""
-    return _count_tally(_tally(_cards(cards)))
-
-
-def partition(cards: str | Iterable[str]) -> tuple[list[str], list[tuple[str, str]], list[str]]:
-    """The best partition itself: (kind of each chắn, each cạ, trash cards), sorted."""
-    t = _tally(_cards(cards))
-    chans: list[str] = [CC] * (t[24] // 2)
-    cas: list[tuple[str, str]] = []
-    trash: list[str] = [CC] * (t[24] % 2)
-    for ri, r in enumerate(RANKS):
-        counts = [t[ri * 3 + k] for k in range(3)]
-        __, __, __, xs = _RANK_TABLE[tuple(counts)]
-        rest = []
-        for k in range(3):
-            chans += [r + SUITS[k]] * xs[k]
-            rest.append(counts[k] - 2 * xs[k])
-        while True:
-            order = sorted(range(3), key=lambda k: -rest[k])
-            if rest[order[1]] == 0:
-                break
-            a, b = sorted(order[:2])
-            cas.append((r + SUITS[a], r + SUITS[b]))
-            rest[a] -= 1
-            rest[b] -= 1
-        for k in range(3):
-            trash += [r + SUITS[k]] * rest[k]
-    chans.sort(key=KIND_INDEX.__getitem__)
-    cas.sort(key=lambda p: KIND_INDEX[p[0]])
-    trash.sort(key=KIND_INDEX.__getitem__)
-    return chans, cas, trash
-
-
-def _tally_win(t: tuple[int, ...], winning: str | None) -> bool:
-    if sum(t) != 20:
-        return False
-    c = _count_tally(t)
-    if c.trash:
-        return False
-    if winning == CC:
-        return c.chan == 6
-    return c.chan >= 6
-
-
-def is_win(cards: str | Iterable[str], winning_card: str | None = None) -> bool:
-    """Do these 20 cards (winning card included) make ù on ``winning_card``?"""
-    return _tally_win(_tally(_cards(cards)), winning_card)
-
-
-def _plus(t: tuple[int, ...], kind: str) -> tuple[int, ...]:
-    i = KIND_INDEX[kind]
-    return t[:i] + (t[i] + 1,) + t[i + 1:]
-
-
-def _minus(t: tuple[int, ...], kind: str) -> tuple[int, ...]:
-    i = KIND_INDEX[kind]
-    return t[:i] + (t[i] - 1,) + t[i + 1:]
-
-
-@lru_cache(maxsize=100_000)
-def _waits_tally(t: tuple[int, ...]) -> tuple[str, ...]:
-    """The kinds that would complete ù for these 19 cards."""
-    if sum(t) != 19 or _count_tally(t).trash != 1:
-        return ()
-    return tuple(k for i, k in enumerate(KINDS) if t[i] < 4 and _tally_win(_plus(t, k), k))
-
-
-def waits(cards: str | Iterable[str]) -> list[str]:
-    """Kinds completing ù for 19 cards (empty: not one card from ù)."""
-    return list(_waits_tally(_tally(_cards(cards))))
-
-
-# --------------------------------------------------------------------------------------------
-# cước (payout factors)
-
-#: id -> (display name, points, dịch), in table order.
-FACTORS: dict[str, tuple[str, int, int]] = {
-    "xuong": ("Xuông", 2, 0),
-    "u_thong": ("Ù thông", 3, 1),
-    "chi": ("Chì", 3, 1),
-    "thien_u": ("Thiên ù", 3, 1),
-    "tom": ("Tôm", 4, 1),
-    "leo": ("Lèo", 5, 2),
-    "bach_thu": ("Bạch thủ", 4, 1),
-    "thien_khai": ("Thiên khai", 5, 2),
-    "chiu": ("Chíu", 5, 2),
-    "bon": ("Bòn", 5, 2),
-    "bach_dinh": ("Bạch định", 7, 4),
-    "tam_do": ("Tám đỏ", 8, 5),
-    "kinh_tu_chi": ("Kính tứ chi", 12, 9),
-    "thap_thanh": ("Thập thành", 12, 9),
-}
-_ORDER = {f: i for i, f in enumerate(FACTORS)}
-_GA_FACTORS = ("bach_dinh", "tam_do", "kinh_tu_chi", "thap_thanh")
-
-
-@dataclass
-class Win:
-    factors: list[str]
-    points: int
-    ga: int
-    count: Count = field(default_factory=lambda: Count(0, 0, 0))
-
-
-def _points(factors: Sequence[str]) -> int:
-    if not factors:
-        return 0
-    if "thap_thanh" in factors:
-        return sum(FACTORS[f][1] for f in factors)
-    top = max(range(len(factors)), key=lambda i: (FACTORS[factors[i]][1], FACTORS[factors[i]][2]))
-    return FACTORS[factors[top]][1] + sum(FACTORS[f][2] for i, f in enumerate(factors) if i != top)
-
-
-def _ga(factors: Sequence[str]) -> int:
-    ga = sum(1 for f in factors if f in _GA_FACTORS)
-    if "bach_thu" in factors and "chi" in factors:
-        ga += 1
-    return ga
-
-
-def _hand_factors(cards20: Sequence[str], winning: str | None, *, self_drawn: bool) -> list[str]:
-    """History-free factors of a winning 20-card hand (xuông not added)."""
-    t = _tally(cards20)
-    c = _count_tally(t)
-    have = set(cards20)
-    out: list[str] = []
-    if self_drawn:
-        out.append("chi")
-    if {"3V", "3S", "7W"} <= have:
-        out.append("tom")
-    if {"8S", "9V", "CC"} <= have:
-        out.append("leo")
-    if winning is not None and c.chan == 6:
-        if winning == CC:
-            rank_ok = t[24] % 2 == 0
-        else:
-            base = (int(winning[0]) - 2) * 3
-            rank_ok = all(t[base + k] % 2 == 0 for k in range(3))
-        if rank_ok and t[KIND_INDEX[winning]] >= 2:
-            out.append("bach_thu")
-    reds = sum(1 for card in cards20 if is_red(card))
-    if reds == 0:
-        out.append("bach_dinh")
-    if reds == 8:
-        out.append("tam_do")
-    if t[24] == 4 and reds == 4:
-        out.append("kinh_tu_chi")
-    if c.chan == 10:
-        out.append("thap_thanh")
-    return out
-
-
-def _finish_factors(factors: list[str]) -> list[str]:
-    return sorted(factors) or ["xuong"]
-
-
-def score_win(cards: str | Iterable[str], winning_card: str, *, self_drawn: bool = False) -> Win | None:
-    """``cards``: the 19 cards before ``winning_card``. None if that is not ù."""
-    hand = _cards(cards)
-    card = parse_card(winning_card)
-    if len(hand) != 19:
-        raise ValueError("score_win needs the 19 cards before the winning card")
-    cards20 = hand + [card]
-    if not is_win(cards20, card):
-        return None
-    factors = _finish_factors(_hand_factors(cards20, card, self_drawn=self_drawn))
-    return Win(factors=factors, points=_points(factors), ga=_ga(factors), count=count(cards20))
-
 
 # --------------------------------------------------------------------------------------------
 # the game
@@ -355,7 +115,7 @@ class ChanState(GameOfOnePack):
         self.actions: list[list[Any]] = []
         self._outcome: Outcome | None = None
         self._end: dict[str, Any] | None = None
-        self.thien_u = _tally_win(_tally(self.hands[0]), None)
+        self.thien_u = tally_win(tally(self.hands[0]), None)
 
     # -- protocol properties ------------------------------------------------------------------
 
@@ -378,7 +138,7 @@ class ChanState(GameOfOnePack):
 
     def waiting(self, seat: int) -> list[str]:
         """Kinds that would complete ù for ``seat`` (holding 19 cards), else []."""
-        return list(_waits_tally(_tally(self.all_cards(seat))))
+        return list(tally_waits(tally(self.all_cards(seat))))
 
     def hand_count(self, seat: int) -> Count:
         """Count of the hand cards plus the laid pairs as they lie."""
@@ -387,17 +147,7 @@ class ChanState(GameOfOnePack):
         return Count(c.chan + laid_chan, c.ca + len(self.laid[seat]) - laid_chan, c.trash)
 
     def trash_cards(self, seat: int) -> list[str]:
-        """Distinct hand kinds whose removal leaves the numbers of chắn and cạ unchanged."""
-        hand = self.hands[seat]
-        base = count(hand)
-        out = []
-        for kind in sort_cards(set(hand)):
-            rest = list(hand)
-            rest.remove(kind)
-            c = count(rest)
-            if (c.chan, c.ca) == (base.chan, base.ca):
-                out.append(kind)
-        return out
+        return trash_kinds(self.hands[seat])
 
     def _ca_partner_discard(self, seat: int, card: str) -> str | None:
         for d in self.discarded[seat]:
@@ -480,9 +230,9 @@ class ChanState(GameOfOnePack):
             hand = list(self.hands[seat])
             for __ in range(3):
                 hand.remove(card)
-            t = _plus(_tally(self.all_cards(seat)), card)
+            t = tally_plus(tally(self.all_cards(seat)), card)
             for d in set(hand):
-                if hand.count(d) % 2 == 1 and _waits_tally(_minus(t, d)):
+                if hand.count(d) % 2 == 1 and tally_waits(tally_minus(t, d)):
                     return True
             return False
         return count(self.hands[seat]).trash >= 3
@@ -653,7 +403,7 @@ class ChanState(GameOfOnePack):
         n = self.num_players
         for k in range(n):
             s = (seat + k) % n
-            if _tally_win(_plus(_tally(self.all_cards(s)), card), card):
+            if tally_win(tally_plus(tally(self.all_cards(s)), card), card):
                 events.append(Event(s, "u", (card,), "ù" if s == seat else U_ON_DRAWN))
                 events += self._win(s, card, how="ù", self_drawn=(s == seat))
                 return events
@@ -694,7 +444,7 @@ class ChanState(GameOfOnePack):
             for k in range(1, n):
                 h = (seat + k) % n
                 if self._counts(h)[card] == 3 and \
-                        _tally_win(_plus(_tally(self.all_cards(h)), card), card):
+                        tally_win(tally_plus(tally(self.all_cards(h)), card), card):
                     self.current = h
                     pairs = self._lay_quad(h, self._take_active())
                     events.append(Event(h, "chiu", pairs, "chíu ù"))
@@ -747,70 +497,18 @@ class ChanState(GameOfOnePack):
 
     def _win(self, seat: int, card: str | None, *, how: str, self_drawn: bool = False) -> list[Event]:
         """``seat`` wins; ``card`` completes his hand (None: thiên ù, already 20 cards)."""
-        n = self.num_players
         if card is not None and how == "ù":  # the drawn winning card joins the winner's hand
             self.hands[seat] = sort_cards(self.hands[seat] + [card])
         cards20 = self.all_cards(seat)
-        thien_u = card is None
-        factors = _hand_factors(cards20, card, self_drawn=self_drawn and not thien_u)
-        if thien_u:
-            factors.append("thien_u")
-        if self.options.get("previous_winner") == seat:
-            factors.append("u_thong")
-        final = Counter(cards20)
-        dealt = Counter(self.dealt[seat])
-        for kind, k in final.items():
-            if k == 4:
-                d = dealt[kind]
-                if d >= 4:
-                    factors.append("thien_khai")
-                elif d == 3:
-                    factors.append("chiu")
-                elif d == 2:
-                    factors.append("bon")
-        factors = _finish_factors(factors)
-        points, ga = _points(factors), _ga(factors)
-        chans, cas, trash = partition(cards20)
-        order = [(seat + k) % n for k in range(n)]
-        transfers = [Transfer(s, seat, points, "ù") for s in order[1:]]
-        ranks = [0] * n
-        for r, s in enumerate(order, 1):
-            ranks[s] = r
-        notes: list[list[Note]] = [[] for _ in range(n)]
-        notes[seat] = [FACTORS[f][0] for f in factors]  # native names: not translated
-        pts: list[int | None] = [None] * n
-        pts[seat] = points
-        name = {"thiên ù": "thiên ù", "chíu ù": "chíu ù"}.get(how, "ù")
-        summary = [Phrase("chan.u_on" if card else "chan.u", {"winner": seat},
-                          {"how": name, "card": card, "factors": ", ".join(FACTORS[f][0] for f in factors),
-                           "points": points})]
-        if ga:
-            summary.append(Phrase("chan.ga", {}, {"ga": ga}))
-        outcome = outcome_from_transfers(n, seat, ranks, transfers, points=pts, notes=notes, summary=summary)
-        for r in outcome.results:
-            r.ga = ga * (n - 1) if r.seat == seat else -ga
-        outcome.check_balanced()
-        self._outcome = outcome
-        self._end = {
-            "how": name, "winning_card": card, "self_drawn": bool(self_drawn and not thien_u),
-            "factors": [{"id": f, "name": FACTORS[f][0], "points": FACTORS[f][1], "dich": FACTORS[f][2]}
-                        for f in factors],
-            "points": points, "ga": ga,
-            "hand": {"chan": [[k, k] for k in chans], "ca": [list(p) for p in cas], "trash": trash,
-                     "cards": sort_cards(cards20)},
-        }
-        self.phase = "over"
-        self.active = None
-        self.active_from = None
-        self.offer = None
-        return [Event(None, "end", phrases=tuple(summary))]
+        factors = win_factors(cards20, card, dealt=self.dealt[seat], self_drawn=self_drawn,
+                              u_thong=self.options.get("previous_winner") == seat)
+        return self._over(*settle_win(self.num_players, seat, cards20, card, factors, how=how, self_drawn=self_drawn))
 
     def _draw_game(self) -> list[Event]:
-        n = self.num_players
-        summary = [Phrase("chan.stock_out")]
-        self._outcome = outcome_from_transfers(n, None, [1] * n, [], summary=summary)
-        self._end = {"how": "draw", "winning_card": None, "self_drawn": False, "factors": [],
-                     "points": 0, "ga": 0, "hand": None}
+        return self._over(*settle_draw(self.num_players))
+
+    def _over(self, outcome: Outcome, end: dict[str, Any], summary: list) -> list[Event]:
+        self._outcome, self._end = outcome, end
         self.phase = "over"
         self.active = None
         self.active_from = None
@@ -865,7 +563,6 @@ class ChanState(GameOfOnePack):
             "legal": self.legal_actions(seat) if own else [],
             "outcome": self._outcome_dict(),
         }
-
 
 
 GAME = Game.of(ChanState, chiu="auto", previous_winner=None)

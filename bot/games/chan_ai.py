@@ -9,30 +9,31 @@
 from __future__ import annotations
 
 from .base import ai_chooser, copy_token
-from .chan import ChanState, _count_tally, _minus, _tally, _waits_tally
+from .chan import ChanState
+from .chan_count import tally, tally_count, tally_minus, tally_waits
 from .tosom import KIND_INDEX, is_red
 
 
 def _discard_key(t_hand: tuple[int, ...], t_all: tuple[int, ...], kind: str):
-    c = _count_tally(_minus(t_hand, kind))
-    waits = bool(_waits_tally(_minus(t_all, kind))) if c.trash <= 1 else False
+    c = tally_count(tally_minus(t_hand, kind))
+    waits = bool(tally_waits(tally_minus(t_all, kind))) if c.trash <= 1 else False
     return (not waits, c.trash, -c.chan, -c.ca, is_red(kind), -KIND_INDEX[kind])
 
 
 def best_discard(state: ChanState, seat: int, legal: list[str]) -> str:
-    t_hand = _tally(state.hands[seat])
-    t_all = _tally(state.all_cards(seat))
+    t_hand = tally(state.hands[seat])
+    t_all = tally(state.all_cards(seat))
     kinds = [a.split()[1] for a in legal if a.startswith("discard ")]
     return "discard " + min(kinds, key=lambda k: _discard_key(t_hand, t_all, k))
 
 
 def _after_eat_trash(state: ChanState, seat: int, partner: str) -> tuple[int, int]:
     """(trash, -chan) of the hand after eating with ``partner`` and the best discard."""
-    t = _minus(_tally(state.hands[seat]), partner)
+    t = tally_minus(tally(state.hands[seat]), partner)
     best = None
     for i, k in enumerate(t):
         if k:
-            c = _count_tally(t[:i] + (k - 1,) + t[i + 1:])
+            c = tally_count(t[:i] + (k - 1,) + t[i + 1:])
             key = (c.trash, -c.chan)
             if best is None or key < best:
                 best = key
@@ -52,7 +53,7 @@ def choose(state: ChanState, seat: int, legal: list[str]) -> str:
     eats = [a.split()[1] for a in legal if a.startswith("eat ")]
     if active in eats:
         return "eat " + active  # keep chắn
-    now = _count_tally(_tally(state.hands[seat]))
+    now = tally_count(tally(state.hands[seat]))
     best = None
     for partner in eats:
         key = _after_eat_trash(state, seat, partner)

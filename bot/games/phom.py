@@ -6,7 +6,8 @@ Public API:
 - ``PHRASES``: the English template of every :class:`~bot.games.base.Phrase` key emitted.
 - ``best_points(cards, eaten=()) -> Points``, ``is_u(cards, eaten=()) -> bool``,
   ``is_phom(cards) -> bool``, ``arrange(cards, eaten=()) -> Arrangement``,
-  ``find_phom(cards) -> list | None``.
+  ``find_phom(cards) -> list | None``, ``card_points(card)``: the phỏm search of
+  :mod:`.phom_melds`, re-exported.
 
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
@@ -36,15 +37,15 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
 from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list, GameOfOnePack,
                    outcome_dict, outcome_from_transfers, pack_order, split_action)
-from .french import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, sort_key
+from .french import FULL_DECK, parse_card, parse_cards, sort_key
+from .phom_melds import (Arrangement, Points, arrange, best_points, canon_meld, card_points, culprit, eat_partners,
+                         feasible, find_phom, hand_arrangement, hand_is_u, is_phom, is_phom_codes, is_u, locked_cards,
+                         meld_key, show_options, show_string)
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
 #: marked for translation: the UI shows them in the reader's language.
@@ -67,302 +68,6 @@ U_DEN_LAST_ROUND = N_("ù đền (last round)")
 EAT = N_("eat")
 #: the payment of a seat ranked 2, 3 or 4 at a normal end
 RANK_REASONS = {2: N_("rank 2"), 3: N_("rank 3"), 4: N_("rank 4")}
-
-# --------------------------------------------------------------------------------------------
-# Card ids for the solver: id = (rank - 1) * 4 + suit index, so sorting ids sorts by
-# (rank, suit); the next card of a run is id + 4; the point value is id // 4 + 1.
-
-_CID: dict[str, int] = {r + s: ri * 4 + si for ri, r in enumerate(RANKS) for si, s in enumerate(SUITS)}
-_CODE: list[str] = [""] * 52
-for _code, _i in _CID.items():
-    _CODE[_i] = _code
-del _code, _i
-
-
-def card_points(card: str) -> int:
-    return _CID[card] // 4 + 1
-
-
-@dataclass(frozen=True)
-class Points:
-    points: int
-    mom: bool
-
-
-@dataclass
-class Arrangement:
-    melds: list[list[str]]
-    leftover: list[str]
-    points: int
-    mom: bool
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"melds": [list(m) for m in self.melds], "leftover": list(self.leftover),
-                "points": self.points, "mom": self.mom}
-
-
-_INF = 10**9
-
-
-@lru_cache(maxsize=262144)
-def _solve_ids(ids: tuple[int, ...], eaten: tuple[int, ...]):
-    """Best arrangement of the sorted card ids ``ids``.
-
-    Returns ``(points, melds, leftover)`` with melds/leftover as tuples of ids, or ``None``
-    when no arrangement puts every eaten card in its own phỏm.
-    """
-    n = len(ids)
-    pos = {c: i for i, c in enumerate(ids)}
-    emask = 0
-    for e in eaten:
-        emask |= 1 << pos[e]
-    vals = [c // 4 + 1 for c in ids]
-    cands: list[list[int]] = [[] for _ in range(n)]
-    # sets: 3+ cards of one rank (ids of one rank are adjacent)
-    i = 0
-    while i < n:
-        r = ids[i] // 4
-        j = i + 1
-        while j < n and ids[j] // 4 == r:
-            j += 1
-        if j - i >= 3:
-            for size in range(j - i, 2, -1):
-                for comb in combinations(range(i, j), size):
-                    m = 0
-                    for p in comb:
-                        m |= 1 << p
-                    cands[comb[0]].append(m)
-        i = j
-    # runs: 3+ consecutive ranks of one suit, starting at each card
-    for i, c in enumerate(ids):
-        m = 1 << i
-        length = 1
-        nxt = c + 4
-        runs = []
-        while nxt in pos:
-            m |= 1 << pos[nxt]
-            length += 1
-            if length >= 3:
-                runs.append(m)
-            nxt += 4
-        if runs:
-            cands[i].extend(reversed(runs))
-    if emask:
-        for i in range(n):
-            cands[i] = [m for m in cands[i] if not ((m & emask) & ((m & emask) - 1))]
-
-    memo: dict[int, tuple[int, int]] = {0: (0, 0)}
-
-    def f(mask: int) -> int:
-        got = memo.get(mask)
-        if got is not None:
-            return got[0]
-        low = mask & -mask
-        li = low.bit_length() - 1
-        best = _INF
-        choice = -1
-        if not emask & low:
-            best = vals[li] + f(mask ^ low)
-            choice = 0
-        for p in cands[li]:
-            if best == 0:
-                break
-            if p & mask == p:
-                v = f(mask ^ p)
-                if v < best:
-                    best = v
-                    choice = p
-        memo[mask] = (best, choice)
-        return best
-
-    full = (1 << n) - 1
-    pts = f(full)
-    if pts >= _INF:
-        return None
-    melds = []
-    left = []
-    mask = full
-    while mask:
-        __, ch = memo[mask]
-        if ch == 0:
-            low = mask & -mask
-            left.append(ids[low.bit_length() - 1])
-            mask ^= low
-        else:
-            melds.append(tuple(ids[k] for k in range(n) if ch >> k & 1))
-            mask ^= ch
-    melds.sort()
-    return pts, tuple(melds), tuple(left)
-
-
-def _solve(cards: Iterable[str], eaten: Iterable[str] = ()):
-    """``_solve_ids`` on card codes (all valid, distinct; eaten ⊆ cards)."""
-    ids = tuple(sorted(_CID[c] for c in cards))
-    eids = tuple(sorted(_CID[c] for c in eaten))
-    return _solve_ids(ids, eids)
-
-
-def _feasible(cards: Iterable[str], eaten: Iterable[str]) -> bool:
-    return _solve(cards, eaten) is not None
-
-
-def _hand_is_u(cards: Iterable[str], eaten: Iterable[str]) -> bool:
-    res = _solve(cards, eaten)
-    return res is not None and res[0] == 0
-
-
-def _to_cards(cards: str | Iterable[str]) -> list[str]:
-    out = parse_cards(cards)
-    if len(set(out)) != len(out):
-        raise ValueError("a card is listed twice")
-    return out
-
-
-def _prepare(cards, eaten) -> tuple[list[str], list[str]]:
-    hand = _to_cards(cards)
-    eat = _to_cards(eaten)
-    hand += [c for c in eat if c not in hand]
-    return hand, eat
-
-
-def _arrangement_from(res) -> Arrangement:
-    pts, melds, left = res
-    return Arrangement(
-        melds=[[_CODE[c] for c in m] for m in melds],
-        leftover=[_CODE[c] for c in sorted(left)],
-        points=pts,
-        mom=not melds,
-    )
-
-
-def arrange(cards: str | Iterable[str], eaten: str | Iterable[str] = ()) -> Arrangement:
-    """The lowest-points arrangement respecting the eaten-card rule.
-
-    Eaten cards count as part of the hand (they are added if missing). Raises
-    ``ValueError`` when no arrangement keeps every eaten card in its own phỏm.
-    """
-    hand, eat = _prepare(cards, eaten)
-    res = _solve(hand, eat)
-    if res is None:
-        raise ValueError("no arrangement keeps every eaten card in its own phỏm")
-    return _arrangement_from(res)
-
-
-def best_points(cards: str | Iterable[str], eaten: str | Iterable[str] = ()) -> Points:
-    """Leftover points of the best arrangement; ``mom`` when it holds no phỏm at all."""
-    arr = arrange(cards, eaten)
-    return Points(points=arr.points, mom=arr.mom)
-
-
-def is_u(cards: str | Iterable[str], eaten: str | Iterable[str] = ()) -> bool:
-    """Whether the whole hand splits into phỏm (each eaten card in its own phỏm)."""
-    hand, eat = _prepare(cards, eaten)
-    return _hand_is_u(hand, eat)
-
-
-def is_phom(cards: str | Iterable[str]) -> bool:
-    """3+ cards of one rank, or 3+ consecutive cards of one suit (ace low only)."""
-    try:
-        hand = _to_cards(cards)
-    except ValueError:
-        return False
-    return _is_phom_codes(hand)
-
-
-def _is_phom_codes(hand: Sequence[str]) -> bool:
-    if len(hand) < 3 or len(set(hand)) != len(hand):
-        return False
-    ids = sorted(_CID[c] for c in hand)
-    if all(c // 4 == ids[0] // 4 for c in ids):
-        return True
-    return all(ids[k + 1] - ids[k] == 4 for k in range(len(ids) - 1))
-
-
-def _has_phom(cards: Iterable[str]) -> bool:
-    """Whether some phỏm can be made from ``cards`` (fast: no enumeration)."""
-    ids = {_CID[c] for c in cards}
-    per_rank: dict[int, int] = {}
-    for i in ids:
-        per_rank[i // 4] = per_rank.get(i // 4, 0) + 1
-    if any(k >= 3 for k in per_rank.values()):
-        return True
-    return any(i + 4 in ids and i + 8 in ids for i in ids)  # ids + 4: the next rank, same suit
-
-
-def find_phom(cards: str | Iterable[str]) -> list[str] | None:
-    """A phỏm among ``cards`` (the longest, then the lowest in canonical order), or None."""
-    found = _all_phom(_to_cards(cards))
-    if not found:
-        return None
-    return min(found, key=lambda m: (-len(m), _meld_key(m)))
-
-
-def _canon_meld(meld: Iterable[str]) -> list[str]:
-    return sorted(meld, key=sort_key)
-
-
-def _meld_key(meld: Sequence[str]):
-    return tuple(sort_key(c) for c in meld)
-
-
-def _all_phom(cards: Iterable[str], eaten: Iterable[str] = ()) -> list[list[str]]:
-    """Every phỏm (canonical, sorted) among ``cards`` holding at most one eaten card."""
-    hand = sorted(cards, key=sort_key)
-    eat = set(eaten)
-    present = set(hand)
-    out: list[list[str]] = []
-    by_rank: dict[str, list[str]] = {}
-    for c in hand:
-        by_rank.setdefault(c[0], []).append(c)
-    for group in by_rank.values():
-        for size in range(3, len(group) + 1):
-            for comb in combinations(group, size):
-                out.append(list(comb))
-    for c in hand:
-        run = [c]
-        ri = RANKS.index(c[0])
-        while ri + 1 < len(RANKS) and RANKS[ri + 1] + c[1] in present:
-            ri += 1
-            run = run + [RANKS[ri] + c[1]]
-            if len(run) >= 3:
-                out.append(run)
-    out = [m for m in out if sum(1 for x in m if x in eat) <= 1]
-    out.sort(key=_meld_key)
-    return out
-
-
-def _eat_partners(active: str, cards: Iterable[str]) -> list[list[str]]:
-    """Every group of 2+ of ``cards`` that makes a phỏm with ``active`` (canonical order)."""
-    present = set(cards)
-    out: list[list[str]] = []
-    same = sorted((c for c in present if c[0] == active[0]), key=sort_key)
-    for size in range(2, len(same) + 1):
-        for comb in combinations(same, size):
-            out.append(list(comb))
-    ri = RANKS.index(active[0])
-    below = []
-    k = ri - 1
-    while k >= 0 and RANKS[k] + active[1] in present:
-        below.append(RANKS[k] + active[1])
-        k -= 1
-    above = []
-    k = ri + 1
-    while k < len(RANKS) and RANKS[k] + active[1] in present:
-        above.append(RANKS[k] + active[1])
-        k += 1
-    for i in range(len(below) + 1):
-        for j in range(len(above) + 1):
-            if i + j >= 2:
-                out.append(_canon_meld(below[:i] + above[:j]))
-    out.sort(key=lambda m: (len(m), _meld_key(m)))
-    return out
-
-
-def _show_string(melds: Sequence[Sequence[str]]) -> str:
-    canon = sorted((_canon_meld(m) for m in melds), key=_meld_key)
-    if not canon:
-        return "show"
-    return "show " + " | ".join(" ".join(m) for m in canon)
 
 
 # --------------------------------------------------------------------------------------------
@@ -410,7 +115,7 @@ class PhomState(GameOfOnePack):
         # Ù at the deal (phom.md rule 5): the game is over before anyone plays. Seat 0's 10
         # cards are an ù before discarding, another seat's 9 cards an ù; seat order decides.
         for seat in range(n):
-            if _hand_is_u(self.hands[seat], ()):
+            if hand_is_u(self.hands[seat], ()):
                 self._finish_u(seat, before_discard=seat == 0)
                 break
 
@@ -434,15 +139,7 @@ class PhomState(GameOfOnePack):
 
     def locked(self, seat: int) -> list[str]:
         """Cards of ``seat`` that may not be discarded (eaten cards and cards they need)."""
-        ue = self.unshown_eaten[seat]
-        if not ue:
-            return []
-        hand = self.hands[seat]
-        out = set(ue)
-        for c in hand:
-            if c not in ue and not _feasible(hand - {c}, ue):
-                out.add(c)
-        return sorted(out, key=sort_key)
+        return locked_cards(self.hands[seat], self.unshown_eaten[seat])
 
     def _eat_options(self) -> list[str]:
         seat = self.current
@@ -451,31 +148,10 @@ class PhomState(GameOfOnePack):
             return []
         hand = self.hands[seat]
         ue = self.unshown_eaten[seat]
-        partners = _eat_partners(active, (c for c in hand if c not in ue))
-        if not partners or not _feasible(hand | {active}, ue | {active}):
+        partners = eat_partners(active, (c for c in hand if c not in ue))
+        if not partners or not feasible(hand | {active}, ue | {active}):
             return []
         return ["eat " + " ".join(p) for p in partners]
-
-    def _show_options(self) -> list[str]:
-        seat = self.current
-        hand = self.hands[seat]
-        ue = self.unshown_eaten[seat]
-        cands = _all_phom(hand, ue)
-        out: list[str] = []
-
-        def rec(start: int, used: set[str], chosen: list[list[str]]) -> None:
-            # legal: every unshown eaten card shown, and no phỏm left among the other cards
-            if ue <= used and not _has_phom(hand - used):
-                out.append(_show_string(chosen))
-            for k in range(start, len(cands)):
-                m = cands[k]
-                if used.isdisjoint(m):
-                    chosen.append(m)
-                    rec(k + 1, used | set(m), chosen)
-                    chosen.pop()
-
-        rec(0, set(), [])
-        return sorted(set(out), key=lambda a: (a.count("|"), a))
 
     def legal_actions(self, seat: int) -> list[str]:
         if self.phase == "over" or seat != self.current:
@@ -483,17 +159,9 @@ class PhomState(GameOfOnePack):
         if self.phase == "draw":
             return ["draw"] + self._eat_options()
         if self.phase == "show":
-            return self._show_options()
+            return show_options(self.hands[seat], self.unshown_eaten[seat])
         locked = set(self.locked(seat))
         return ["discard " + c for c in sorted(self.hands[seat], key=sort_key) if c not in locked]
-
-    def _culprit(self, hand: set[str], eaten: set[str], prefer_last: str | None = None) -> str:
-        """An eaten card that cannot be kept in a phỏm in ``hand`` (for error messages)."""
-        order = sorted(eaten - {prefer_last}, key=sort_key) + ([prefer_last] if prefer_last else [])
-        for e in order:
-            if _feasible(hand, eaten - {e}):
-                return e
-        return order[0]
 
     def _missing_card(self, seat: int, card: str) -> IllegalAction:
         if any(card in m for m in self.shown[seat]):
@@ -548,7 +216,7 @@ class PhomState(GameOfOnePack):
 
     def _after_gain(self, seat: int, events: list[Event]) -> list[Event]:
         """After an eat or a draw: ù before discarding, else on to show/discard."""
-        if _hand_is_u(self.hands[seat], self.unshown_eaten[seat]):
+        if hand_is_u(self.hands[seat], self.unshown_eaten[seat]):
             events.append(Event(seat, "u", (), U_BEFORE_DISCARD))
             events.append(self._finish_u(seat, before_discard=True))
             return events
@@ -587,14 +255,14 @@ class PhomState(GameOfOnePack):
         for c in cards:
             if c in ue:
                 raise IllegalAction(_("{card} is eaten: a phỏm may not hold two eaten cards.").format(card=c))
-        canon = _canon_meld(cards)
-        if not _is_phom_codes(canon + [active]):
+        canon = canon_meld(cards)
+        if not is_phom_codes(canon + [active]):
             raise IllegalAction(_("{card} does not make a phỏm with {cards}.").format(
                 card=active, cards=" ".join(canon)))
         new_hand = hand | {active}
         new_ue = ue | {active}
-        if not _feasible(new_hand, new_ue):
-            e = self._culprit(new_hand, new_ue, prefer_last=active)
+        if not feasible(new_hand, new_ue):
+            e = culprit(new_hand, new_ue, prefer_last=active)
             raise IllegalAction(_("That would leave eaten card {card} outside a phỏm.").format(card=e))
         victim = (seat - 1) % self.num_players
         if self.discards[victim] and self.discards[victim][-1] == active:
@@ -629,8 +297,8 @@ class PhomState(GameOfOnePack):
                 seen.add(c)
                 if c not in hand:
                     raise self._missing_card(seat, c)
-            canon = _canon_meld(cards)
-            if not _is_phom_codes(canon):
+            canon = canon_meld(cards)
+            if not is_phom_codes(canon):
                 raise IllegalAction(_("{cards} is not a phỏm.").format(cards=" ".join(canon)))
             held = [c for c in canon if c in ue]
             if len(held) > 1:
@@ -643,7 +311,7 @@ class PhomState(GameOfOnePack):
         if left is not None:
             raise IllegalAction(_("Show all your phỏm: {cards} would still be a phỏm among the cards you keep.")
                                 .format(cards=" ".join(left)))
-        melds.sort(key=_meld_key)
+        melds.sort(key=meld_key)
         flat: list[str] = []
         for m in melds:
             for c in m:
@@ -652,7 +320,7 @@ class PhomState(GameOfOnePack):
             flat.extend(m)
             self.shown[seat].append(m)
         self.phase = "discard"
-        self.actions.append([seat, _show_string(melds)])
+        self.actions.append([seat, show_string(melds)])
         return [Event(seat, "show", tuple(flat))]
 
     def _discard(self, seat: int, rest: str) -> list[Event]:
@@ -669,8 +337,8 @@ class PhomState(GameOfOnePack):
         if card in ue:
             raise IllegalAction(_("{card} is eaten: it must stay in its phỏm.").format(card=card))
         rest_hand = hand - {card}
-        if ue and not _feasible(rest_hand, ue):
-            e = self._culprit(rest_hand, ue)
+        if ue and not feasible(rest_hand, ue):
+            e = culprit(rest_hand, ue)
             raise IllegalAction(_("{card} is locked: you need it for the phỏm with eaten {eaten}.").format(
                 card=card, eaten=e))
         hand.discard(card)
@@ -680,7 +348,7 @@ class PhomState(GameOfOnePack):
         self.active = card
         self.drawn = None
         events = [Event(seat, "discard", (card,))]
-        if _hand_is_u(hand, ue):
+        if hand_is_u(hand, ue):
             events.append(Event(seat, "u", (), "ù"))
             events.append(self._finish_u(seat, before_discard=False))
             return events
@@ -698,15 +366,12 @@ class PhomState(GameOfOnePack):
         shown = [list(m) for m in self.shown[seat]]
         hand = self.hands[seat]
         if arrange_hand:
-            res = _solve(hand, self.unshown_eaten[seat])
-            if res is None:  # cannot happen: every state keeps the eaten rule
-                res = (sum(card_points(c) for c in hand), (), tuple(sorted(_CID[c] for c in hand)))
-            arr = _arrangement_from(res)
-            melds = sorted(shown + arr.melds, key=_meld_key)
+            arr = hand_arrangement(hand, self.unshown_eaten[seat])
+            melds = sorted(shown + arr.melds, key=meld_key)
             return {"melds": melds, "leftover": arr.leftover, "points": arr.points,
                     "mom": not melds}
         leftover = sorted(hand, key=sort_key)
-        return {"melds": sorted(shown, key=_meld_key), "leftover": leftover,
+        return {"melds": sorted(shown, key=meld_key), "leftover": leftover,
                 "points": sum(card_points(c) for c in leftover), "mom": not shown}
 
     def _order(self, seats: Iterable[int], hands: list[dict[str, Any]]) -> list[int]:
@@ -827,7 +492,6 @@ class PhomState(GameOfOnePack):
             "legal": self.legal_actions(seat) if own else [],
             "outcome": self._outcome_dict(),
         }
-
 
 
 GAME = Game.of(PhomState)

@@ -18,7 +18,8 @@ from itertools import combinations
 
 from .base import ai_chooser
 from .french import RANKS, sort_key
-from .phom import _CID, _CODE, PhomState, _solve, card_points
+from .phom import PhomState
+from .phom_melds import CARD_CODE, CARD_ID, card_points, solve
 
 _POTENTIAL_WEIGHT = 2.5  # points per live out kept in a leftover pair/near-run
 _FEED_COST = 10.0  # points a normal eat by the next player is worth to us
@@ -96,7 +97,7 @@ def _best_discard(state: PhomState, seat: int, candidates: list[str]) -> str:
     best = None
     for c in candidates:
         rest = hand - {c}
-        res = _solve(rest, ue)
+        res = solve(rest, ue)
         if res is None:
             continue
         pts, _melds, left = res
@@ -105,7 +106,7 @@ def _best_discard(state: PhomState, seat: int, candidates: list[str]) -> str:
         if final:
             score = float(sum(card_points(x) for x in rest))
         else:
-            left_codes = [_CODE[x] for x in left]
+            left_codes = [CARD_CODE[x] for x in left]
             score = pts - pot_w * _potential(left_codes, known)
         score += _feed_risk(state, seat, c, known)
         key = (score, -card_points(c), sort_key(c))
@@ -121,11 +122,11 @@ def _choose_draw(state: PhomState, seat: int, legal: list[str]) -> str:
     active = state.active
     hand = state.hands[seat]
     ue = state.unshown_eaten[seat]
-    now = _solve(hand, ue)
+    now = solve(hand, ue)
     now_pts = now[0] if now else 10**6
     new_hand = hand | {active}
     new_ue = ue | {active}
-    full = _solve(new_hand, new_ue)
+    full = solve(new_hand, new_ue)
     if full is None:
         return "draw"
     after = None
@@ -135,16 +136,16 @@ def _choose_draw(state: PhomState, seat: int, legal: list[str]) -> str:
         for c in new_hand:
             if c in new_ue:
                 continue
-            res = _solve(new_hand - {c}, new_ue)
+            res = solve(new_hand - {c}, new_ue)
             if res is not None and (after is None or res[0] < after):
                 after = res[0]
     if after is None or after >= now_pts:
         return "draw"
     # name the hand cards of the phỏm holding the eaten card in the best arrangement
-    aid = _CID[active]
+    aid = CARD_ID[active]
     for meld in full[1]:
         if aid in meld:
-            partners = sorted((_CODE[x] for x in meld if x != aid), key=sort_key)
+            partners = sorted((CARD_CODE[x] for x in meld if x != aid), key=sort_key)
             action = "eat " + " ".join(partners)
             if action in eats:
                 return action

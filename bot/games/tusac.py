@@ -5,27 +5,26 @@ Public API:
 - ``GAME``: the :class:`~bot.games.base.Game` registry entry (2–4 players; option
   ``worst_card_penalty``, on by default).
 - ``PHRASES``: the English template of every :class:`~bot.games.base.Phrase` key emitted
-  (summaries, and the notes and transfer reasons that hold a number).
+  (summaries, and the notes and transfer reasons that hold a number); they and the payments
+  live in :mod:`.tusac_score`.
 - ``trash_count``, ``hand_value``, ``payment`` (the evaluation API of tusac.md), plus
   ``trash_cards``, ``worst_codes``, ``outs`` and the card helpers of :mod:`.tusac_sets`.
 
 Verbs: ``discard <card>``, ``draw``, ``eat <cards>`` (the private cards melded with the active
-card; ``eat`` alone lays down a Tướng one has just drawn), ``pass`` (leave a drawn card to the
-next player) and ``u`` (seat 0 declaring a dealt hand without trash). Forced claims are not
+card; ``eat`` alone lays down an active Tướng), ``pass`` (leave a drawn card to the next
+player) and ``u`` (seat 0 declaring a dealt hand without trash). Forced claims are not
 actions: the engine applies them whenever a card becomes active and reports them as events, so
 a record replays them by itself.
 
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
-- "A drawn Tướng is a set by itself" (Play 2) is for the player who drew it: right after
-  drawing a Tướng he may ``eat`` it with no cards (then, as after any eat, he discards a trash
-  card). Once he passes it, the next player may eat it only with cards of his (two identical
-  Tướng, or the Sĩ and Tượng of its colour), as for a card someone else gives up; a Tướng is
-  never discarded, so no other active Tướng exists.
+- An active Tướng is a set by itself (Play 2): whoever may eat it, the player who drew it or
+  the next player after a ``pass``, may ``eat`` it with no cards (then, as after any eat, he
+  discards a trash card). A Tướng is never discarded, so every active Tướng is a drawn one.
 - "Melded in any way" means what an eat may do: the active card with 1–3 private cards forming
-  a set, a matching Khap (a Khui), or nothing at all for the drawer of a Tướng. So a drawer
-  whose private block has no trash wins with a drawn Tướng laid down alone; nobody else wins
-  with a lone Tướng.
+  a set, a matching Khap (a Khui), or, for a Tướng, nothing at all, whoever drew it. So anyone
+  whose private block has no trash (he threw his last trash card) wins with a drawn Tướng laid
+  down alone, the drawer first, then the others in turn order from him.
 - The discarder never claims his own discard; for a discard the "current player" is the next
   seat (who may eat it or draw), for a drawn card the drawer. Wins are looked for from him
   round the table; a Khap claim may be anyone's (the drawer's too); a pair claim is for the
@@ -47,70 +46,21 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, GameOfOnePack,
-                   outcome_dict, outcome_from_transfers, pack_order)
-from .tusac_sets import (CODES, FULL_PACK, KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, arrange, card_name,
-                         counts_of, free_count, glyph, hand_value, khaps_of, melds_with, outs,
-                         pair_exempt, parse_card, parse_cards, payment, private_value, set_value,
-                         sort_cards, trash_after, trash_cards, trash_codes, trash_count, trash_of,
-                         worst_codes)
+from .base import Event, Game, IllegalAction, NotACard, Outcome, GameOfOnePack, outcome_dict, pack_order
+from .tusac_score import PHRASES, Meld, block_value, settle_drawn, settle_win, won_with
+from .tusac_sets import (CODES, FULL_PACK, arrange, card_name, counts_of, free_count, glyph, hand_value, khaps_of,
+                         melds_with, outs, pair_exempt, parse_card, parse_cards, payment, set_value, sort_cards,
+                         trash_after, trash_cards, trash_codes, trash_count, trash_of, worst_codes)
 
-#: Every phrase key this engine emits (summaries, and notes and transfer reasons with a number
-#: in them), with its English template ({name}: a seat's name), marked for translation: the UI
-#: shows them in the reader's language. ``meld`` is a native word (Quan, Khui, Khap).
-PHRASES: dict[str, str] = {
-    "tusac.won_dealt": N_("{winner} wins with a dealt hand without trash"),
-    "tusac.won_drawn": N_("{winner} wins with {card} drawn from the stock"),
-    "tusac.won_discarded": N_("{winner} wins with {card} discarded by {source}"),
-    "tusac.payment": N_("hand value {value} · each loser owes {pay}"),
-    "tusac.payment_doubled": N_("hand value {value} · each loser owes {pay} (doubled: Quan/Khui)"),
-    "tusac.worst_card_penalty": N_("{payer} discarded a card that was not a worst one and pays for everyone"),
-    "tusac.stock_out": N_("Drawn game: the stock is down to {cards} cards with no winner. No payments."),
-    "tusac.hand_value": N_("hand value {value}"),
-    "tusac.hand_value_doubled": N_("hand value {value} (Quan/Khui: doubled)"),
-    "tusac.melds": N_("{meld} ×{count}"),
-    "tusac.trash": N_("trash {trash}"),
-}
-
-# Notes, transfer reasons and event texts: native words (Quan, Khui, Khap, khap) stay as they
-# are; English ones are marked here and translated where they are shown.
-WORST_CARD_PENALTY = N_("worst-card penalty")
-PAYS_FOR_EVERYONE = N_("pays for everyone: not a worst card")
+# An event text (English, translated where it is shown): what a pair claim makes.
 PAIR = N_("pair")
 
 #: The game is drawn once a draw leaves this many cards in the stock without a winner.
 DEAD_STOCK = 7
 DEAL_FIRST, DEAL_OTHERS = 21, 20
-
-
-@dataclass(frozen=True)
-class Meld:
-    kind: str  # "quan" | "khui" | "set"
-    cards: tuple[str, ...]
-
-    @property
-    def value(self) -> int:
-        if self.kind == "quan":
-            return QUAN_VALUE
-        if self.kind == "khui":
-            return KHUI_VALUE
-        return set_value(self.cards) or 0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "cards": list(self.cards)}
-
-
-def _won_with(how: str, winner: int, card: str | None = None, source: int | None = None) -> Phrase:
-    """How a seat won: ``tusac.won_dealt``, ``tusac.won_drawn`` or ``tusac.won_discarded``."""
-    if how == "deal":
-        return Phrase("tusac.won_dealt", {"winner": winner})
-    if how == "drawn":
-        return Phrase("tusac.won_drawn", {"winner": winner}, {"card": card})
-    return Phrase("tusac.won_discarded", {"winner": winner, "source": source}, {"card": card})
 
 
 def _names(cards: Sequence[str]) -> str:
@@ -182,14 +132,10 @@ class TuSacState(GameOfOnePack):
     def worst(self, seat: int) -> list[str]:
         return worst_codes(self.private[seat], self.unseen(seat))
 
-    def _alone(self, seat: int) -> bool:
-        """Whether ``seat`` may lay the active card down by itself: a Tướng he has just drawn."""
-        return (self.active is not None and self.active[1] == "K" and self.active_drawn
-                and seat == self.active_from)
-
     def _melds(self, seat: int) -> list[tuple[str, ...]]:
-        """Every way ``seat`` may meld the active card (``()``: the card alone)."""
-        alone: list[tuple[str, ...]] = [()] if self._alone(seat) else []
+        """Every way ``seat`` may meld the active card (``()``: a Tướng alone, a set by itself
+        for whoever may eat it or claim it with a win)."""
+        alone: list[tuple[str, ...]] = [()] if self.active[1] == "K" else []
         return alone + melds_with(self.active, self.private[seat])
 
     def _eats(self, seat: int) -> list[tuple[str, ...]]:
@@ -305,11 +251,8 @@ class TuSacState(GameOfOnePack):
             raise self._phase_error()
         active = self.active
         cards = sort_cards(self._parse(rest))
-        alone = not cards and self._alone(seat)
+        alone = not cards and active[1] == "K"  # a Tướng is a set by itself
         if not alone and not 1 <= len(cards) <= 3:
-            if not cards and active[1] == "K":
-                raise IllegalAction(_("Only a Tướng you have just drawn is a set by itself: name 1–3 of your "
-                                      "cards that make a set with {card}.").format(card=card_name(active)))
             raise IllegalAction(_("Name 1–3 of your cards that make a set with {card}.").format(
                 card=card_name(active)))
         self._check_holds(seat, cards)
@@ -334,7 +277,7 @@ class TuSacState(GameOfOnePack):
         if self.phase != "declare":
             raise IllegalAction(_("You cannot declare a win now: the table finds wins by itself."))
         self.actions.append([seat, "u"])
-        return [Event(seat, "u", phrases=(_won_with("deal", seat),))] + self._finish_win(seat, "deal")
+        return [Event(seat, "u", phrases=(won_with("deal", seat),))] + self._finish_win(seat, "deal")
 
     # -- a card becomes active: forced claims -------------------------------------------------
 
@@ -414,9 +357,7 @@ class TuSacState(GameOfOnePack):
         if meld is not None:
             melds.append(Meld(self._meld_kind(seat, meld), tuple(sort_cards((self.active, *meld)))))
             rest.subtract(meld)
-        got = private_value(+rest)
-        value = sum(m.value for m in melds) + (got[0] if got else 0)
-        return value, any(m.kind in ("quan", "khui") for m in melds)
+        return block_value(melds, +rest)
 
     # -- ending -------------------------------------------------------------------------------
 
@@ -424,71 +365,26 @@ class TuSacState(GameOfOnePack):
         card, source = self.active, self.active_from
         how = "drawn" if self.active_drawn else "discard"
         won = self._meld(seat, meld, self._meld_kind(seat, meld))
-        event = Event(seat, "u", won.cards, phrases=(_won_with(how, seat, card, source),))
+        event = Event(seat, "u", won.cards, phrases=(won_with(how, seat, card, source),))
         return [event] + self._finish_win(seat, how, card, source)
 
     def _finish_win(self, winner: int, how: str, card: str | None = None,
                     source: int | None = None) -> list[Event]:
-        n = self.num_players
         value, quan_or_khui = self._hand_value(winner, None)
-        pay = payment(value, quan_or_khui=quan_or_khui)
-        losers = [(winner + k) % n for k in range(1, n)]
-        transfers: list[Transfer] = []
-        notes: list[list[Note]] = [[] for _ in range(n)]
-        notes[winner].append(Phrase("tusac.hand_value_doubled" if quan_or_khui else "tusac.hand_value", {},
-                                    {"value": value}).as_dict())
         penalty = source if how == "discard" and self.penalty_on and not self.discard_worst else None
-        if penalty is not None:
-            transfers.append(Transfer(penalty, winner, pay * len(losers), PAYS_FOR_EVERYONE))
-            notes[penalty].append(WORST_CARD_PENALTY)
-        else:
-            transfers += [Transfer(s, winner, pay, Phrase("tusac.hand_value", {}, {"value": value}).as_dict())
-                          for s in losers]
-        for holder in losers:
-            quan = sum(m.kind == "quan" for m in self.public[holder])
-            khui = sum(m.kind == "khui" for m in self.public[holder])
-            khap = len(self.khap_codes(holder))
-            for count, each, reason in ((quan, QUAN_VALUE, "Quan"), (khui, KHUI_VALUE, "Khui"),
-                                        (khap, KHAP_VALUE, "Khap")):
-                if not count:
-                    continue
-                notes[holder].append(Phrase("tusac.melds", {}, {"meld": reason, "count": count}).as_dict())
-                payers = [s for s in range(n) if s != holder and (s != winner or reason != "Khap")]
-                transfers += [Transfer(s, holder, count * each, reason) for s in payers]
-        ranked = sorted(losers, key=lambda s: (self.trash(s), losers.index(s)))
-        ranks = [0] * n
-        ranks[winner] = 1
-        for r, s in enumerate(ranked, 2):
-            ranks[s] = r
-            notes[s].insert(0, self._trash_note(s))
-        points = [value if s == winner else None for s in range(n)]
-        summary = [_won_with(how, winner, card, source),
-                   Phrase("tusac.payment_doubled" if quan_or_khui else "tusac.payment", {},
-                          {"value": value, "pay": pay})]
-        if penalty is not None:
-            summary.append(Phrase("tusac.worst_card_penalty", {"payer": penalty}))
-        self._end = {"winner": winner, "value": value, "payment": pay, "quan_or_khui": quan_or_khui,
-                     "penalty": penalty, "how": how, "winning_card": card}
-        return [self._close(winner, ranks, transfers, points, notes, summary)]
+        holdings = [(sum(m.kind == "quan" for m in self.public[s]), sum(m.kind == "khui" for m in self.public[s]),
+                     len(self.khap_codes(s))) for s in range(self.num_players)]
+        return [self._close(*settle_win(winner, how=how, card=card, source=source, value=value,
+                                        quan_or_khui=quan_or_khui, penalty=penalty, holdings=holdings,
+                                        trash=[self.trash(s) for s in range(self.num_players)]))]
 
     def _finish_drawn(self) -> Event:
-        n = self.num_players
-        notes: list[list[Note]] = [[self._trash_note(s)] for s in range(n)]
-        summary = [Phrase("tusac.stock_out", {}, {"cards": DEAD_STOCK})]
-        self._end = {"winner": None, "value": None, "payment": 0, "quan_or_khui": False,
-                     "penalty": None, "how": "stock", "winning_card": None}
-        return self._close(None, [1] * n, [], [None] * n, notes, summary)
+        return self._close(*settle_drawn([self.trash(s) for s in range(self.num_players)], dead_stock=DEAD_STOCK))
 
-    def _trash_note(self, seat: int) -> Note:
-        return Phrase("tusac.trash", {}, {"trash": self.trash(seat)}).as_dict()
-
-    def _close(self, winner: int | None, ranks: list[int], transfers: list[Transfer],
-               points: list[int | None], notes: list[list[Note]], summary: list[Phrase]) -> Event:
+    def _close(self, outcome: Outcome, end: dict[str, Any], summary: list) -> Event:
         self._bury_active()
         self.phase = "over"
-        self._outcome = outcome_from_transfers(self.num_players, winner, ranks, transfers,
-                                               points=points, notes=notes, summary=summary)
-        self._outcome.check_balanced()
+        self._outcome, self._end = outcome, end
         return Event(None, "end", phrases=tuple(summary))
 
     def outcome(self) -> Outcome:
@@ -535,7 +431,6 @@ class TuSacState(GameOfOnePack):
             "worst_card_penalty": self.penalty_on,
             "outcome": self._outcome_dict(),
         }
-
 
 
 GAME = Game.of(TuSacState, worst_card_penalty=True)

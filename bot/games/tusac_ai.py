@@ -4,7 +4,7 @@
 ``quick_select(state, seat)`` returns the private cards the UI should pre-select for it.
 
 Heuristics: an eat followed by the forced discard always brings the trash count down by one,
-while a draw rarely helps, so the AI eats whenever it may (a Tướng it drew, alone too); among
+while a draw rarely helps, so the AI eats whenever it may (an active Tướng alone too); among
 eats it prefers the lowest trash afterwards, then the most outs kept after its best discard,
 then the higher value. It discards a worst trash card (tusac.md), and among equally bad ones the card with the fewest
 unseen copies, which is the least likely to be claimed by someone else.
@@ -43,7 +43,7 @@ def choose(state: TuSacState, seat: int, legal: list[str]) -> str:
     if state.phase == "discard":
         card, _ = _best_discard(state.private[seat], state.unseen(seat))
         return f"discard {card}"
-    eats = [a.split()[1:] for a in legal if a.split()[0] == "eat"]  # [] : a drawn Tướng alone
+    eats = [a.split()[1:] for a in legal if a.split()[0] == "eat"]  # [] : an active Tướng alone
     if not eats:
         return legal[0]
     unseen = state.unseen(seat)
@@ -54,7 +54,7 @@ def choose(state: TuSacState, seat: int, legal: list[str]) -> str:
 def quick_select(state: TuSacState, seat: int) -> list[str]:
     """Private cards to pre-select so that the matching button plays what ``choose`` would:
     the cards to eat with, or a worst trash card; nothing when drawing or passing is best, or
-    when the best is to eat a drawn Tướng alone (the Eat button then takes it by itself)."""
+    when the best is to eat an active Tướng alone (the Eat button then takes it by itself)."""
     if seat not in state.to_act:
         return []
     verb, _, rest = choose(state, seat).partition(" ")

@@ -225,7 +225,7 @@ def test_draw_pass_and_the_next_player_may_eat_the_drawn_card():
 
 
 # --------------------------------------------------------------------------------------------
-# a single Tướng is a set: a drawn Tướng may be eaten alone
+# a single Tướng is a set: an active Tướng may be eaten alone, and wins alone for anyone
 
 
 def test_a_drawn_tuong_is_eaten_alone_then_a_trash_card_is_discarded():
@@ -247,15 +247,32 @@ def test_a_drawn_tuong_is_eaten_alone_then_a_trash_card_is_discarded():
     assert snapshot(GAME.replay(state.record())) == snapshot(state)
 
 
-def test_a_passed_tuong_is_not_eaten_alone_by_the_next_player():
+def test_a_passed_tuong_is_eaten_alone_by_the_next_player():
+    # Play 2: an active Tướng is a set by itself for whoever may eat it, the next player after
+    # a pass included: he eats it with no cards, then discards a trash card.
     state = new(["WC GA", "YR GE RA", "RP YC"], stock="RK", players=3)
     state.apply(0, "discard WC")
     state.apply(1, "draw")
     state.apply(1, "pass")
     assert state.to_act == (2,) and state.phase == "take" and state.view(None)["active"] == "RK"
+    assert state.legal_actions(2)[:2] == ["draw", "eat"]
+    assert state.apply(2, "eat") == [Event(2, "eat", ("RK",))]
+    assert state.view(None)["public"][2] == [{"kind": "set", "cards": ["RK"]}]
+    assert state.view(None)["discards"][1] == []  # eaten: it goes to no discard pile
+    assert state.to_act == (2,) and state.phase == "discard" and state.trash(2) == 2
+    state.apply(2, "discard YC")
+    assert state.trash(2) == 1 and state.to_act == (0,) and state.phase == "take"
+    assert snapshot(GAME.replay(state.record())) == snapshot(state)
+
+
+def test_an_active_card_other_than_a_tuong_is_never_eaten_alone():
+    state = new(["WC GA", "YR GE", "RP YC YN"], stock="YA", players=3)
+    state.apply(0, "discard WC")
+    state.apply(1, "draw")
+    state.apply(1, "pass")
     assert "eat" not in state.legal_actions(2)
     before = snapshot(state)
-    with pytest.raises(IllegalAction, match="Only a Tướng you have just drawn is a set by itself"):
+    with pytest.raises(IllegalAction, match="Name 1–3 of your cards that make a set with Yellow Sĩ"):
         state.apply(2, "eat")
     assert snapshot(state) == before
 
@@ -275,15 +292,41 @@ def test_a_drawer_without_trash_wins_with_a_drawn_tuong_alone():
     assert out["value"] == hand_value(out["hands"][1]["private"], ["RK"])
 
 
-def test_nobody_but_the_drawer_wins_with_a_lone_tuong():
-    # Hoa's private block has no trash, but the Tướng is Minh's draw: it is not Hoa's to lay down.
+def test_someone_else_wins_with_a_tuong_the_drawer_lays_down_for_nobody():
+    # Play 2 and 4.1: the lone Tướng counts as a set for the Win claim, whoever drew it. Hoa's
+    # private block has no trash: Minh's drawn Tướng, alone, completes Hoa's hand out of turn.
     state = new(["WC GA", "YR GE RA", "YR YC YN RK"], stock="RK", players=3)  # Hoa: no RA, RE
     assert state.trash(2) == 0
     state.apply(0, "discard WC")
-    state.apply(1, "draw")
-    assert not state.is_over and state.to_act == (1,) and state.legal_actions(1) == ["pass", "eat"]
-    state.apply(1, "pass")
-    assert not state.is_over and "eat" not in state.legal_actions(2)
+    events = state.apply(1, "draw")
+    assert [e.kind for e in events] == ["draw", "u", "end"]
+    assert events[1] == Event(2, "u", ("RK",), phrases=(Phrase("tusac.won_drawn", {"winner": 2}, {"card": "RK"}),))
+    out = state.view(None)["outcome"]
+    assert out["winner"] == 2 and out["how"] == "drawn" and out["winning_card"] == "RK"
+    assert out["penalty"] is None  # a drawn card: nobody discarded it
+    assert state.view(None)["public"][2] == [{"kind": "set", "cards": ["RK"]}]
+    assert out["value"] == hand_value(out["hands"][2]["private"], ["RK"])
+    assert payouts(state)[2] == 2 * out["payment"]
+
+
+def test_a_lone_tuong_goes_to_the_nearest_player_from_the_drawer():
+    # 4.1: nearest in turn order from the current player (the drawer) first. Lan threw her last
+    # trash card and Duc has none: Minh draws the Tướng, Duc (seat 3) comes before Lan (seat 0).
+    state = new(["WC RK", "YR GE RA", "RP YC", "YR YC YN RK"], stock="RK", players=4)  # no RA, RE
+    state.apply(0, "discard WC")
+    assert state.trash(0) == 0 and state.trash(3) == 0 and not state.is_over
+    events = state.apply(1, "draw")
+    assert [e.kind for e in events] == ["draw", "u", "end"] and events[1].seat == 3
+    assert state.outcome().winner == 3
+
+
+def test_the_drawer_without_trash_claims_his_tuong_before_the_others():
+    state = new(["WC", "YR YC YN RK", "RP YC", "GR GC GN RK"], stock="RK", players=4)
+    state.apply(0, "discard WC")
+    assert [state.trash(s) for s in range(4)] == [0, 0, 2, 0]
+    events = state.apply(1, "draw")
+    assert events[1] == Event(1, "u", ("RK",), phrases=(Phrase("tusac.won_drawn", {"winner": 1}, {"card": "RK"}),))
+    assert state.outcome().winner == 1
 
 
 def test_a_drawn_tuong_may_also_be_melded_with_cards():

@@ -167,7 +167,7 @@ def quick_action(state, seat: int) -> str:
     if selected:
         return "eat " + " ".join(selected)
     if "eat" in state.legal_actions(seat):
-        return "eat"  # nothing selected: Eat lays down the drawn Tướng alone (it comes before Pass)
+        return "eat"  # nothing selected: Eat lays down the active Tướng alone (it comes before Draw and Pass)
     return "draw" if phase == "take" else "pass"
 
 

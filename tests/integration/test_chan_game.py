@@ -178,3 +178,32 @@ async def test_eat_ca_star_pairs_one_copy_and_keeps_the_chan(simcord_env):
     told = await minh.user.click(dm(minh), label="Eat Cạ*")
     assert private_texts(told) == []
     assert table.state.laid[1] == [("5V", "5W")] and table.state.hands[1].count("5W") == 2
+
+
+MINH_TWO = "2V 3W 4S 6V 6W 7S 8V 9W CC 2S 3V 4W 5W 7V 8S 9V 2W 3S 5W"  # two 5W (a chắn), no other five
+
+
+async def test_eat_ca_star_is_not_offered_for_a_card_held_twice(simcord_env):
+    # chan.md restriction 2: both cards of a chắn held in hand may not be used in a cạ, so a
+    # 5W held twice never eats 5V: Eat Cạ* stays disabled instead of being refused once clicked.
+    env = simcord_env
+    players = await start_table(env, "chan", 2, 0, deck=pack(LAN, MINH_TWO))
+    lan, minh = players.members
+    table = table_of(env)
+    await lan.user.select(dm(lan), ["5V#1"])
+    await lan.user.click(dm(lan), label="Discard")
+    assert table.state.active == "5V" and "eat 5W" not in table.state.legal_actions(1)
+    await minh.user.select(dm(minh), ["5W#1"])
+    assert table.selection[1] == ["5W#1"]
+    assert not {"Eat Cạ*", "Eat Cạ", "Eat Chắn"} & enabled(dm(minh)) and "Draw" in enabled(dm(minh))
+
+
+def test_eat_ca_star_needs_a_legal_eat_without_discord():
+    # The same position without Discord, both copies of the chắn selected one after the other.
+    ui = ChanUI()
+    state = GAME.new(2, deck=pack(LAN, MINH_TWO))
+    state.apply(0, "discard 5V")
+    view = state.view(1)
+    for selection in (["5W#1"], ["5W#2"], ["5W#1", "5W#2"]):
+        on = {b.key for b in ui.buttons(view, selection) if b.enabled}
+        assert not on & {"eat_chan", "eat_ca", "eat_ca2"}, selection

@@ -146,16 +146,21 @@ def test_eat_with_nothing_selected_lays_a_drawn_tuong_down_alone():
     assert ui.event_text(events[0], ["lan", "minh", "hoa"]) == "minh ate Red Tướng 帥 alone"
 
 
-def test_a_passed_tuong_needs_selected_cards():
+def test_a_passed_tuong_is_eaten_alone_by_the_next_player_too():
+    # tusac.md Play 2: whoever may eat an active Tướng (the next player after a pass) eats it alone.
     ui = TuSacUI()
     state = GAME.new(3, deck=build_deck(["WC GA", "YR GE RA", "RP YC"], stock="RK", players=3))
     state.apply(0, "discard WC")
     state.apply(1, "draw")
     state.apply(1, "pass")
     view = state.view(2)
-    assert not {b.key: b for b in ui.buttons(view, [])}["eat"].enabled
-    assert "Eat" in ui.hand_status(view, ["lan", "minh", "hoa"]) and "by itself" not in ui.hand_status(
-        view, ["lan", "minh", "hoa"])
+    buttons = {b.key: b for b in ui.buttons(view, [])}
+    assert buttons["eat"].enabled and buttons["draw"].enabled
+    assert ui.action_for("eat", view, []) == "eat"
+    status = ui.hand_status(view, ["lan", "minh", "hoa"])
+    assert "a Tướng is a set by itself" in status and "**Draw**" in status
+    assert ui.select(view, [], True).placeholder == "Cards to meld with Red Tướng 帥 (none: it alone)"
+    assert state.apply(2, ui.action_for("eat", view, [])) == [Event(2, "eat", ("RK",))]
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

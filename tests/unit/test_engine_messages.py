@@ -202,10 +202,6 @@ def unmarked_phrases(src: Source) -> list[str]:
     return bad
 
 
-def source_of(module) -> Source:
-    return Source(Path(module.__file__))
-
-
 # --------------------------------------------------------------------------------------------
 # the scan
 
@@ -219,11 +215,12 @@ def test_engine_sources(check):
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_every_phrase_key_written_has_a_template(game):
-    """Each ``"<game>.<key>"`` string of the engine (the keys of its phrases) is in its
-    ``PHRASES``, and each template names its placeholders."""
+    """Each ``"<game>.<key>"`` string of the engine's modules (``<game>.py`` and its
+    ``<game>_*.py``: the keys of its phrases) is in its ``PHRASES``, and each template names
+    its placeholders."""
     module = ENGINES[game]
-    src = source_of(module)
-    keys = {node.value for node in ast.walk(src.tree)
+    paths = [Path(module.__file__), *sorted(GAMES_DIR.glob(f"{game}_*.py"))]
+    keys = {node.value for path in paths for node in ast.walk(Source(path).tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
             and re.fullmatch(rf"{game}\.[a-z0-9_]*[a-z0-9]", node.value)}
     assert keys, "the engine writes no phrase"
