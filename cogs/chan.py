@@ -165,17 +165,17 @@ class ChanUI(CopyTokensUI):
             *(ButtonSpec(key, _(label), key in kinds, "success") for key, label in EAT_KEYS.items()),
             ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
             ButtonSpec("discard", _("Discard"), phase in ("open", "discard") and bool(legal)
-                       and legal != ["u"] and len(selection) == 1, "danger", row=2,
+                       and legal != ["u"] and len(selection) == 1, "danger",
                        teach=phase in ("open", "discard") and bool(legal) and legal != ["u"]),
         ]
         if "chiu" in legal:
-            specs.append(ButtonSpec("chiu", _("Chíu"), True, "success", row=2))
+            specs.append(ButtonSpec("chiu", _("Chíu"), True, "success"))
         if "u" in legal:
-            specs.append(ButtonSpec("u", _("Ù!"), True, "success", row=2))
+            specs.append(ButtonSpec("u", _("Ù!"), True, "success"))
         specs += [
-            ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None, "secondary", row=3),
-            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=3),
-            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary", row=3),
+            ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None, "secondary"),
+            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary"),
+            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary"),
         ]
         return specs
 

@@ -191,8 +191,8 @@ class ChinchonUI(CopyTokensUI):
                        teach=discarding),
             ButtonSpec("close", _("Close"), card is not None and card in view["can_close"], "success",
                        teach=discarding and bool(view["can_close"])),
-            ButtonSpec("quick", _("Quick Select"), view["step"] == "discard" and bool(legal), "secondary", row=2),
-            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary", row=2),
+            ButtonSpec("quick", _("Quick Select"), view["step"] == "discard" and bool(legal), "secondary"),
+            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary"),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:

@@ -133,7 +133,7 @@ class TuSacUI(CopyTokensUI):
             return None
         groups = private_groups(view, arranged)
         flat = [c for g in groups for c in g]
-        khaps, trash, worst = set(view["khaps"]), set(view["trash_cards"]), set(view["worst"])
+        khaps = set(view["khaps"])
         options = []
         # the trash copies are the last ones shown (a card may also sit in a set)
         trash_tokens = set(self._tokens(view, view["trash_cards"], arranged))
@@ -172,9 +172,9 @@ class TuSacUI(CopyTokensUI):
         if "u" in legal:
             specs.append(ButtonSpec("u", _("Win!"), True, "success"))
         specs += [
-            ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None, "secondary", row=2),
-            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary", row=2),
-            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary", row=2),
+            ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None, "secondary"),
+            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary"),
+            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary"),
         ]
         return specs
 

@@ -66,7 +66,6 @@ OUT_OF_TURN = N_("out of turn")
 # --------------------------------------------------------------------------------------------
 # the game
 
-PHASES = ("open", "turn", "drawn", "discard", "offer", "over")
 
 
 def _free(counts: Counter, kind: str) -> bool:

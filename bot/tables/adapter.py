@@ -20,7 +20,6 @@ class ButtonSpec:
     label: str
     enabled: bool = True
     style: str = "secondary"  # discord.ButtonStyle name
-    row: int = 1  # unused: the framework lays controls out (bot.tables.messages.hand_controls)
     #: shown even while disabled, because it teaches: a move of this turn that waits for a
     #: selection (Discard before a card is chosen); other disabled buttons are left out
     teach: bool = False
