@@ -391,6 +391,19 @@ class Game:
         return state
 
 
+def deal(cards: Sequence[str], players: int, first: int, others: int,
+         start: int = 0) -> tuple[list[list[str]], list[str]]:
+    """The hands and the stock (notation.md, "Deal"): seat ``start`` takes the first ``first``
+    cards, each next seat in turn the next ``others``; the rest is the stock."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    k = 0
+    for i in range(players):
+        size = first if i == 0 else others
+        hands[(start + i) % players] = list(cards[k:k + size])
+        k += size
+    return hands, list(cards[k:])
+
+
 def shuffled(pack: Sequence[str], seed: int | None) -> list[str]:
     """The pack shuffled with ``random.Random(seed)`` (notation.md: reproducible from the seed)."""
     cards = list(pack)

@@ -76,8 +76,8 @@ from collections import Counter
 from typing import Any, Sequence
 
 from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, MatchOfRounds, NotACard, Outcome, Phrase, outcome_dict, pot_outcome,
-                   reshuffle_rng, round_rng, split_action)
+from .base import (Event, Game, IllegalAction, MatchOfRounds, NotACard, Outcome, Phrase, deal, outcome_dict,
+                   pot_outcome, reshuffle_rng, round_rng, split_action)
 from .concan_melds import (MeldSpec, card_penalty, hand_penalty, is_joker_token, meld_value, not_a_card,
                            token_identity)
 from .concan_solver import best_melds, best_opening, solve, split_choices, split_opening
@@ -176,14 +176,8 @@ class ConcanState(TablePlay, MatchOfRounds):
         n = self.num_players
         self.round = round_no
         self.first = first
-        self.hands: list[Counter] = [Counter() for _ in range(n)]
-        k = 0
-        for i in range(n):
-            seat = (first + i) % n
-            size = 15 if i == 0 else 14
-            self.hands[seat] = Counter(cards[k:k + size])
-            k += size
-        self.stock_cards: list[str] = cards[k:]
+        hands, self.stock_cards = deal(cards, n, 15, 14, start=first)
+        self.hands: list[Counter] = [Counter(hand) for hand in hands]
         self.pile: list[str] = []
         self.table: list[TableMeld] = []
         self.opened_flags = [False] * n

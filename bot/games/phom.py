@@ -40,8 +40,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list, GameOfOnePack,
-                   outcome_dict, outcome_from_transfers, pack_order, split_action)
+from .base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list,
+                   deal, outcome_dict, outcome_from_transfers, pack_order, split_action)
 from .french import FULL_DECK, parse_card, parse_cards, sort_key
 from .phom_melds import (Arrangement, Points, arrange, best_points, canon_meld, card_points, culprit, eat_partners,
                          feasible, find_phom, hand_arrangement, hand_is_u, is_phom, is_phom_codes, is_u, locked_cards,
@@ -86,13 +86,8 @@ class PhomState(GameOfOnePack):
         self.num_players = n
         self.options: dict[str, Any] = {k: v for k, v in (options or {}).items() if k != "players"}
         self.deck: list[str] = cards
-        self.hands: list[set[str]] = []
-        k = 0
-        for s in range(n):
-            size = 10 if s == 0 else 9
-            self.hands.append(set(cards[k:k + size]))
-            k += size
-        self.stock: list[str] = cards[k:]
+        hands, self.stock = deal(cards, n, 10, 9)
+        self.hands: list[set[str]] = [set(hand) for hand in hands]
         self.stock_pos = 0
         self.draws = 0
         self.eaten: list[list[str]] = [[] for _ in range(n)]

@@ -49,7 +49,8 @@ from collections import Counter
 from typing import Any, Sequence
 
 from ..i18n import N_, _
-from .base import Event, Game, IllegalAction, NotACard, Outcome, GameOfOnePack, outcome_dict, pack_order
+from .base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Outcome, deal, outcome_dict,
+                   pack_order)
 from .tusac_score import PHRASES, Meld, block_value, settle_drawn, settle_win, won_with
 from .tusac_sets import (CODES, FULL_PACK, arrange, card_name, counts_of, free_count, glyph, hand_value, khaps_of,
                          melds_with, outs, pair_exempt, parse_card, parse_cards, payment, set_value, sort_cards,
@@ -82,16 +83,14 @@ class TuSacState(GameOfOnePack):
         self.deck: list[str] = cards
         self.private: list[Counter] = []
         self.public: list[list[Meld]] = [[] for _ in range(n)]
-        k = 0
+        hands, stock = deal(cards, n, DEAL_FIRST, DEAL_OTHERS)
         for seat in range(n):
-            size = DEAL_FIRST if seat == 0 else DEAL_OTHERS
-            hand = Counter(cards[k:k + size])
-            k += size
+            hand = Counter(hands[seat])
             for code in sort_cards(c for c, m in hand.items() if m == 4):
                 self.public[seat].append(Meld("quan", (code,) * 4))
                 del hand[code]
             self.private.append(hand)
-        self.stock: list[str] = cards[k:]
+        self.stock: list[str] = stock
         self.stock_pos = 0
         self.discards: list[list[str]] = [[] for _ in range(n)]
         self.active: str | None = None
