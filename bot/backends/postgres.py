@@ -99,7 +99,7 @@ class PostgresBackend:
         parts = urlsplit(self.url)
         host = parts.hostname or dict(p.split("=", 1) for p in parts.query.split("&") if "=" in p).get("host", "")
         port = f":{parts.port}" if parts.port else ""
-        return f"PostgreSQL {host}{port}/{parts.path.lstrip('/')}"
+        return f"PostgreSQL database {parts.path.lstrip('/') or '(default)'} on {host or 'localhost'}{port}"
 
     async def close(self) -> None:
         try:
