@@ -8,6 +8,12 @@ PostgreSQL gives with its own locks: a write that conflicts with an open transac
 (the same primary key, the same row) waits for it to end, and a unique constraint with
 ``ON CONFLICT DO NOTHING`` decides which of two racing inserts wins (the caller checks the
 row count, never a read before the write).
+
+Room for what comes next (issue #19): a lease table is one more migration in the shared
+history (``INSERT ... ON CONFLICT (table_id) DO UPDATE ... WHERE leases.expires_at < ?``, and
+the row count says who holds it); LISTEN/NOTIFY needs a connection of its own, outside the
+pool (``asyncpg.connect(self.url)`` and ``add_listener``), while ``NOTIFY`` is one statement
+(``SELECT pg_notify(?, ?)``) that commits with the transaction it is in.
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ import asyncpg
 from . import Row, row_type
 
 POOL_SIZE = 10
+# A statement that waits longer than this (a lock held by a stuck process, a server gone)
+# fails, and the caller's retry takes over, as SQLite's busy timeout does.
+COMMAND_TIMEOUT = 30
 # The key of the advisory lock that serialises migrations between processes.
 SCHEMA_LOCK = 0x63686965  # "chie"
 
@@ -87,7 +96,8 @@ class PostgresBackend:
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> "PostgresBackend":
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, init=cls._init_connection)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, command_timeout=COMMAND_TIMEOUT,
+                                         init=cls._init_connection)
         return cls(url, pool)
 
     @staticmethod
