@@ -21,7 +21,6 @@ import glob
 import os
 import pwd
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -75,13 +74,17 @@ class PostgresServer:
         subprocess.run([str(self.bindir / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
                         "--no-sync", "--encoding=UTF8", "--locale=C"],
                        check=True, capture_output=True, cwd=self.dir, **self._as_user())
+        server = [str(self.bindir / "postgres"), "-D", str(self.data), "-k", str(self.dir),
+                  "-c", "listen_addresses=", "-c", "max_connections=300",
+                  # a test database never has to survive a crash of the machine
+                  "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
         with open(self.log, "wb") as log:
+            # The server outlives no test session, even one that is killed: a watchdog shell
+            # stops it (fast shutdown) when its stdin, a pipe from this process, closes.
             self.process = subprocess.Popen(
-                [str(self.bindir / "postgres"), "-D", str(self.data), "-k", str(self.dir),
-                 "-c", "listen_addresses=", "-c", "max_connections=300",
-                 # a test database never has to survive a crash of the machine
-                 "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-                stdout=log, stderr=subprocess.STDOUT, cwd=self.dir, **self._as_user())
+                ["sh", "-c", 'exec 3<&0; "$@" & pid=$!; (cat <&3 >/dev/null; kill -INT $pid) & wait $pid',
+                 "watchdog", *server],
+                stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, cwd=self.dir, **self._as_user())
         deadline = time.monotonic() + timeout
         pid_file = self.data / "postmaster.pid"
         while time.monotonic() < deadline:
@@ -118,8 +121,8 @@ class PostgresServer:
             await conn.close()
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)  # fast shutdown: clients are disconnected
+        if self.process is not None:
+            self.process.stdin.close()  # the watchdog stops the server
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
