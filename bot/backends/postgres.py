@@ -97,12 +97,19 @@ class PostgresBackend:
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> "PostgresBackend":
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, command_timeout=COMMAND_TIMEOUT,
-                                         init=cls._init_connection)
+                                         init=cls._init_connection, reset=cls._keep_session)
         return cls(url, pool)
 
     @staticmethod
     async def _init_connection(conn: asyncpg.Connection) -> None:
         await conn.set_type_codec("numeric", schema="pg_catalog", encoder=str, decoder=_numeric, format="text")
+
+    @staticmethod
+    async def _keep_session(conn: asyncpg.Connection) -> None:
+        """A connection back in the pool needs no reset query (a round trip for every statement
+        outside a transaction): the bot changes no session state (no SET, no LISTEN, advisory
+        locks only for a transaction's length). An open transaction is still rolled back by
+        asyncpg itself. Whatever changes session state gets a connection of its own."""
 
     def describe(self) -> str:
         """The server and database, never the password."""
