@@ -2,7 +2,7 @@
 
     python -m benchmarks.load [--tables 100] [--humans 1|4] [--game phom|chan|tusac|chinchon|concan|all]
                               [--ai-delay SECONDS] [--think 5] [--seconds 60] [--seed 1]
-                              [--profile FILE] [--text-only]
+                              [--database URL|postgres] [--profile FILE] [--text-only]
 
 N tables share one bot in one SimCord environment, each with 1 person and 3 AI seats
 (``--humans 1``, the default) or 4 people (``--humans 4``), all of one game or, with
@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from array import array
+import contextlib
 import cProfile
 import gc
 import os
@@ -63,6 +64,7 @@ from simcord.http import router  # noqa: E402
 
 from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_per_token, upload_size  # noqa: E402
 from bot.app import create_bot  # noqa: E402
+from bot.backends import is_postgres  # noqa: E402
 from bot.config import Config, load  # noqa: E402
 from tests.simhelpers import Players, buttons, dm, emit_component, play_channel  # noqa: E402
 
@@ -354,8 +356,10 @@ async def main(args) -> None:
     rng = random.Random(args.seed)
     games = GAMES if args.game == "all" else (args.game,)
     overrides = {} if args.ai_delay is None else {"ai_delay_seconds": args.ai_delay}
-    with tempfile.TemporaryDirectory() as tmp:
-        config = load(database=str(Path(tmp) / "load.sqlite3"), **overrides)
+    async with contextlib.AsyncExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        database = await stack.enter_async_context(database_for(args.database, Path(tmp)))
+        config = load(database=database, **overrides)
         bot = create_bot(config)
         if args.text_only:
             from bot.tables.adapter import GameUI
@@ -428,6 +432,26 @@ async def main(args) -> None:
             await bot.release()
 
 
+@contextlib.asynccontextmanager
+async def database_for(choice: str | None, tmp: Path):
+    """A SQLite file (default), a throwaway PostgreSQL server's database ("postgres", as the
+    tests start one), or the URL given."""
+    if choice != "postgres":
+        yield choice or str(tmp / "load.sqlite3")
+        return
+    from tests.databases import PostgresServer, postgres_bindir
+
+    bindir = postgres_bindir()
+    if bindir is None:
+        raise SystemExit("no PostgreSQL binaries for --database postgres: pass a URL")
+    server = PostgresServer(bindir)
+    try:
+        server.start()
+        yield server.url(await server.create_database())
+    finally:
+        server.stop()
+
+
 async def settled_count(bot) -> int:
     (count,) = await bot.db.fetchone("SELECT COUNT(*) FROM settlements")
     return count
@@ -462,7 +486,7 @@ def report(args, config: Config, humans, rest, ai_pauses, beat, gc_pauses, cpu, 
         (f" + {4 - args.humans} AI" if args.humans < 4 else "")
     print(f"\n{args.tables} tables ({seats}, {game}{', text only' if args.text_only else ''}), "
           f"AI delay {config.ai_delay_seconds:g} s, think {args.think:g} s, {wall:.0f} s measured "
-          f"({table_minutes:.1f} table-minutes)")
+          f"({table_minutes:.1f} table-minutes), {'PostgreSQL' if is_postgres(config.database) else 'SQLite'}")
     print(f"human clicks: {sum(clicks.values())} ({sum(clicks.values()) / wall:.1f}/s): {moves} moves, "
           f"{clicks['quick']} Quick Select, {clicks['next']} Next round, {clicks['rematch']} Rematch, "
           f"{clicks['start']} Start; private (ephemeral) answers {rest.private_answers}")
@@ -537,6 +561,8 @@ if __name__ == "__main__":
     parser.add_argument("--think", type=float, default=5.0, help="mean think time before a click, seconds")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", help="a postgresql:// URL, or 'postgres' for a throwaway server as the tests "
+                        "start one (default: a SQLite file)")
     parser.add_argument("--profile", help="write a cProfile of the measured window to this file")
     parser.add_argument("--text-only", action="store_true",
                         help="tables without their picture (what the table picture costs, by difference)")

@@ -1,8 +1,10 @@
-"""``python -m bot``: start Chiếu with DISCORD_TOKEN and optional config.toml."""
+"""``python -m bot`` (``chieu``): start Chiếu with DISCORD_TOKEN and optional config.toml;
+``chieu copy-database SQLITE [URL]`` copies a SQLite database into PostgreSQL."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import sys
 
@@ -25,8 +27,18 @@ See README.md, "Creating the Discord application", for the invite link and permi
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="chieu", description="Run the Chiếu Discord bot.")
     parser.add_argument("--config", help="path to a config.toml (default: ./config.toml if present)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    copy = commands.add_parser(
+        "copy-database", help="copy a SQLite database into an empty PostgreSQL database",
+        description="Copy a SQLite database (schema by the migrations, then every row, in one transaction) "
+                    "into an empty PostgreSQL database. Stop the bot first.")
+    copy.add_argument("sqlite", help="the SQLite file, e.g. chieu.sqlite3")
+    copy.add_argument("url", nargs="?",
+                      help="postgresql://user:password@host:5432/dbname (default: `database` in the config)")
     args = parser.parse_args(argv)
     config = config_module.load(args.config)
+    if args.command == "copy-database":
+        return copy_database(args.sqlite, args.url or config.database)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -34,6 +46,19 @@ def main(argv: list[str] | None = None) -> int:
     # discord.py's own logging setup: coloured console output at the configured level.
     discord.utils.setup_logging(level=logging.getLevelName(config.log_level.upper()))
     bot.run(config.token, log_handler=None)
+    return 0
+
+
+def copy_database(source: str, target: str) -> int:
+    import asyncpg
+
+    from .copy_database import CopyError, copy_database as copy
+
+    try:
+        asyncio.run(copy(source, target, say=print))
+    except (CopyError, OSError, asyncpg.PostgresError) as exc:
+        print(f"copy-database: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -46,6 +46,7 @@ class ChieuBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database)
+        log.info("database: %s", self.db.describe())
         await self.tree.set_translator(CatalogTranslator())
         self.tables = TableService(self, self.db)
         self.add_dynamic_items(Control)

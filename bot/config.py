@@ -13,12 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .backends import is_postgres
+
 DEFAULT_PATH = Path("config.toml")
 
 
 @dataclass(frozen=True)
 class Config:
     token: str | None = None
+    # A SQLite file path, or a PostgreSQL URL: postgresql://user:password@host:5432/dbname
+    # (or postgresql://user@/dbname?host=/run/postgresql for a unix socket).
     database: str = "chieu.sqlite3"
     log_level: str = "INFO"
     # "auto": sync slash commands only when their definitions changed since the last sync;
@@ -75,6 +79,8 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
     config = Config(**values)
     if config.rest_calls_per_second <= 0 or config.table_edit_seconds < 0:
         raise ValueError("rest_calls_per_second must be positive and table_edit_seconds not negative")
+    if "://" in config.database and not is_postgres(config.database):
+        raise ValueError("database must be a SQLite file path or a postgresql:// URL")
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
     if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:

@@ -1,4 +1,5 @@
-"""SQLite storage (aiosqlite, WAL) with numbered schema migrations.
+"""The bot's storage, on SQLite (a file, the default) or PostgreSQL (a URL), with numbered
+schema migrations that serve both.
 
 Everything that must survive a restart lives here: tables and their seats, each game's deck
 and action list (its record), the DM messages to edit, and the chip ledger.
@@ -6,15 +7,17 @@ and action list (its record), the DM messages to edit, and the chip ledger.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 from datetime import datetime, timezone
-from typing import Any, AsyncIterator
+from typing import Any, AsyncContextManager, Sequence
 
-import aiosqlite
+from .backends import Row, open_backend
 
 # Each entry upgrades the schema by one version; never edit a released entry, append a new one.
+# They serve both engines: written as SQLite runs them, in SQL PostgreSQL accepts too once
+# ``PostgresBackend.ddl`` has put its own words for the few that differ (INTEGER is BIGINT,
+# REAL is DOUBLE PRECISION, ``id INTEGER PRIMARY KEY`` an identity column). A new migration
+# keeps to what both accept (ALTER TABLE ADD/DROP COLUMN, ON CONFLICT, no PRAGMA).
 MIGRATIONS: list[str] = [
     """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -141,120 +144,86 @@ MIGRATIONS: list[str] = [
 ]
 
 
+# Every table of the schema, each after the tables it references (the order a copy fills them in).
+TABLES = ("meta", "users", "tables", "games", "game_decks", "actions", "hand_messages", "settlements", "ledger")
+
+
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class Database:
-    """One writer connection shared by every table, and one reader connection.
+def statements(script: str) -> list[str]:
+    return [statement for statement in script.split(";") if statement.strip()]
 
-    Writes are serialised by an asyncio lock: a transaction holds it from ``BEGIN IMMEDIATE``
-    to ``COMMIT``, and a single statement outside a transaction takes it for its own
-    autocommit, so another table's move can neither land inside someone's transaction nor be
-    rolled back with it. Reads outside a transaction go to the reader connection (WAL lets it
-    read committed data while a write is under way), so leaderboards never wait for a
-    settlement; reads inside a transaction use the writer and see its own writes.
+
+class Database:
+    """The bot's storage: every query it makes, over SQLite or PostgreSQL (``bot.backends``).
+
+    ``database`` is a SQLite file path or a ``postgresql://`` URL. ``async with
+    db.transaction():`` encloses statements committed together or not at all (and never
+    nested); a statement outside one commits by itself. Rows are :class:`bot.backends.Row`:
+    ``row["col"]``, ``row[0]``, unpacking, the same on both engines.
     """
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
-        self.conn = writer
-        self.reader = reader or writer
-        self._write_lock = asyncio.Lock()
-        self._transaction_task: asyncio.Task | None = None
+    def __init__(self, backend) -> None:
+        self.backend = backend
 
     @classmethod
-    async def open(cls, path: str) -> "Database":
-        # isolation_level=None: we issue BEGIN ourselves so that a transaction is exactly
-        # what `transaction()` encloses, nothing more.
-        writer = await aiosqlite.connect(path, isolation_level=None)
-        writer.row_factory = aiosqlite.Row
-        db = cls(writer)
-        await db.execute("PRAGMA journal_mode=WAL")
-        # WAL + NORMAL: a commit survives a crash of the bot; only a power cut can lose the
-        # last commits. FULL would fsync every move.
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        await db.migrate()
-        if path != ":memory:" and not path.startswith("file::memory:"):
-            reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
-            reader.row_factory = aiosqlite.Row
-            await reader.execute("PRAGMA busy_timeout=5000")
-            db.reader = reader
+    async def open(cls, database: str) -> "Database":
+        db = cls(await open_backend(database))
+        try:
+            await db.migrate()
+        except BaseException:
+            await db.close()
+            raise
         return db
 
+    def describe(self) -> str:
+        return self.backend.describe()
+
     async def close(self) -> None:
-        if self.reader is not self.conn:
-            await self.reader.close()
-        await self.conn.close()
+        await self.backend.close()
 
     async def migrate(self) -> int:
-        (version,) = await self.fetchone("PRAGMA user_version")
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        """Bring the schema up to date, one migration per transaction. Another process may be
+        migrating the same database: the version is read again under the schema lock."""
+        version = await self.backend.schema_version()
+        while version < len(MIGRATIONS):
             async with self.transaction():
-                for statement in filter(str.strip, script.split(";")):
-                    await self.execute(statement)
-                await self.execute(f"PRAGMA user_version={number}")
+                await self.backend.lock_schema()
+                version = await self.backend.schema_version()
+                if version < len(MIGRATIONS):
+                    for statement in statements(self.backend.ddl(MIGRATIONS[version])):
+                        await self.execute(statement)
+                    version += 1
+                    await self.backend.set_schema_version(version)
         return len(MIGRATIONS)
 
-    def _in_transaction(self) -> bool:
-        return self._transaction_task is not None and self._transaction_task is asyncio.current_task()
-
-    @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator["Database"]:
+    def transaction(self) -> AsyncContextManager[None]:
         """All statements of the enclosed block, committed together or not at all."""
-        if self._in_transaction():
-            raise RuntimeError("transactions do not nest")
-        async with self._write_lock:
-            self._transaction_task = asyncio.current_task()
-            try:
-                await self._run(self.conn, "BEGIN IMMEDIATE")
-                try:
-                    yield self
-                    await self._run(self.conn, "COMMIT")
-                except BaseException:
-                    # SQLite rolls a transaction back by itself on some errors (a full disk),
-                    # and a COMMIT that failed leaves it open: close what is open, and let the
-                    # error that matters through (never a second failure of ROLLBACK)
-                    if self.conn.in_transaction:
-                        await self._run(self.conn, "ROLLBACK")
-                    raise
-            finally:
-                self._transaction_task = None
+        return self.backend.transaction()
 
-    @staticmethod
-    async def _run(conn: aiosqlite.Connection, sql: str, params: tuple[Any, ...] = ()) -> tuple[int | None, int]:
-        # Every cursor is closed at once: an open cursor would block COMMIT.
-        async with conn.execute(sql, params) as cur:
-            return cur.lastrowid, cur.rowcount
+    def in_transaction(self) -> bool:
+        return self.backend.in_transaction()
 
-    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int | None:
-        """Run one writing statement (inside the current transaction, or as its own); returns lastrowid."""
-        return (await self.execute_counted(sql, params))[0]
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one writing statement (inside the current transaction, or as its own); returns
+        how many rows it changed (0 for an ``INSERT ... ON CONFLICT DO NOTHING`` that did nothing)."""
+        return await self.backend.execute(sql, params)
 
-    async def execute_counted(self, sql: str, params: tuple[Any, ...] = ()) -> tuple[int | None, int]:
-        """Like :meth:`execute`, returning ``(lastrowid, rowcount)``."""
-        if self._in_transaction():
-            return await self._run(self.conn, sql, params)
-        async with self._write_lock:
-            return await self._run(self.conn, sql, params)
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one ``INSERT`` into a table with an ``id`` column; returns the new row's id."""
+        return await self.backend.insert(sql, params)
 
-    async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
-        if not self._in_transaction():
-            raise RuntimeError("executemany belongs inside a transaction")
-        async with self.conn.executemany(sql, rows):
-            pass
+    async def executemany(self, sql: str, rows: list[Sequence[Any]]) -> None:
+        """One statement over many rows: inside a transaction only."""
+        await self.backend.executemany(sql, rows)
 
-    def _read_conn(self) -> aiosqlite.Connection:
-        return self.conn if self._in_transaction() else self.reader
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self.backend.fetchone(sql, params)
 
-    async def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        async with self._read_conn().execute(sql, params) as cur:
-            return await cur.fetchone()
-
-    async def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        async with self._read_conn().execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self.backend.fetchall(sql, params)
 
     # ---- meta
     async def get_meta(self, key: str) -> str | None:
@@ -290,7 +259,7 @@ class Database:
     # ---- tables
     async def insert_table(self, *, guild_id: int, channel_id: int, game: str, options: dict,
                            host_id: int, seats: list[dict], guild_name: str | None = None) -> int:
-        return await self.execute(
+        return await self.insert(
             "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, seats, created_at, guild_name)"
             " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
             (guild_id, channel_id, game, json.dumps(options), host_id, json.dumps(seats), now_iso(), guild_name),
@@ -305,7 +274,7 @@ class Database:
         sets = ", ".join(f"{key} = ?" for key in fields)
         await self.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
 
-    async def open_tables(self, finished_since: str) -> list[aiosqlite.Row]:
+    async def open_tables(self, finished_since: str) -> list[Row]:
         """Tables in a lobby or a game, and those whose last game ended since ``finished_since``
         (their Rematch button still works)."""
         return await self.fetchall(
@@ -313,7 +282,7 @@ class Database:
             " (SELECT 1 FROM games WHERE games.table_id = tables.id AND games.game_no = tables.game_no"
             " AND games.ended_at >= ?)) ORDER BY id", (finished_since,))
 
-    async def get_table(self, table_id: int) -> aiosqlite.Row | None:
+    async def get_table(self, table_id: int) -> Row | None:
         return await self.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
 
     # ---- games and their records
@@ -321,7 +290,7 @@ class Database:
                           seats: list[dict], options: dict, decks: list[list[str]], stake: int,
                           seed: int | None = None) -> int:
         """A new game with the packs dealt so far (one per round); call it inside a transaction."""
-        game_id = await self.execute(
+        game_id = await self.insert(
             "INSERT INTO games (table_id, game_no, guild_id, game, seats, options, seed, stake, status,"
             " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
             (table_id, game_no, guild_id, game, json.dumps(seats), json.dumps(options), seed, stake, now_iso()))
@@ -342,10 +311,10 @@ class Database:
         return {"game": row["game"], "version": 1, "options": json.loads(row["options"]), "seed": row["seed"],
                 "decks": decks, "actions": await self.actions(game_id)}
 
-    async def get_game(self, game_id: int) -> aiosqlite.Row | None:
+    async def get_game(self, game_id: int) -> Row | None:
         return await self.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
 
-    async def current_game(self, table_id: int, game_no: int) -> aiosqlite.Row | None:
+    async def current_game(self, table_id: int, game_no: int) -> Row | None:
         return await self.fetchone("SELECT * FROM games WHERE table_id = ? AND game_no = ?", (table_id, game_no))
 
     async def append_action(self, game_id: int, idx: int, seat: int, action: str,
@@ -373,7 +342,7 @@ class Database:
             (status, now_iso(), None if outcome is None else json.dumps(outcome), game_id),
         )
 
-    async def unsettled_games(self) -> list[aiosqlite.Row]:
+    async def unsettled_games(self) -> list[Row]:
         """Games still 'playing' although their table has moved on (finished, or a later game)."""
         return await self.fetchall(
             "SELECT games.*, tables.options AS table_options FROM games JOIN tables ON tables.id = games.table_id"
@@ -383,9 +352,10 @@ class Database:
         await self.execute("UPDATE games SET result_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def set_rounds_posted(self, game_id: int, count: int) -> None:
-        await self.execute("UPDATE games SET rounds_posted = MAX(rounds_posted, ?) WHERE id = ?", (count, game_id))
+        await self.execute("UPDATE games SET rounds_posted = ? WHERE id = ? AND rounds_posted < ?",
+                           (count, game_id, count))
 
-    async def games_to_show(self, table_id: int) -> list[aiosqlite.Row]:
+    async def games_to_show(self, table_id: int) -> list[Row]:
         """Games of a table whose result never reached Discord (not aborted), oldest first."""
         return await self.fetchall(
             "SELECT * FROM games WHERE table_id = ? AND result_message_id IS NULL AND status != 'aborted'"

@@ -42,7 +42,10 @@ async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entrie
         raise UnbalancedSettlement(f"settlement of game {game_id} does not sum to zero")
     at = now_iso()
     async with db.transaction():
-        _, inserted = await db.execute_counted(
+        # The settlement's row is the claim: of two settlements of one game racing (two
+        # processes, or a retry), the unique game_id lets one insert and the other insert
+        # nothing (it waits for the first to commit or roll back), never both.
+        inserted = await db.execute(
             "INSERT INTO settlements (game_id, guild_id, settled_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             (game_id, guild_id, at))
         if inserted == 0:

@@ -493,7 +493,7 @@ class Chaos:
 
     # ---- disasters
     async def disk(self, full: bool) -> None:
-        conn = self.bot.db.conn
+        conn = self.bot.db.backend.writer  # the chaos harness runs on SQLite
         if full:
             (pages,) = await (await conn.execute("PRAGMA page_count")).fetchone()
             await conn.execute(f"PRAGMA max_page_count = {pages}")

@@ -10,6 +10,7 @@ import pytest_asyncio
 
 from bot.app import create_bot
 from bot.config import load
+from tests.databases import backend, database, postgres_server  # noqa: F401 (fixtures)
 
 # Tests never read a developer's config.toml or token.
 os.environ.pop("DISCORD_TOKEN", None)
@@ -39,16 +40,18 @@ if os.environ.get("CHIEU_SIM_REAL_IDLE") != "1":
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
+    """The SQLite file of a test on SQLite (``database`` is its path then)."""
     return tmp_path / "chieu.sqlite3"
 
 
 @pytest_asyncio.fixture
-async def bot_factory(db_path: Path):
-    """Builds bots on the same database (a restart needs a new bot object); closes them all."""
+async def bot_factory(database: str):
+    """Builds bots on the same database (a restart needs a new bot object); closes them all.
+    The database is the test's SQLite file, or its PostgreSQL database under ``both_backends``."""
     bots = []
 
     def build(**overrides):
-        options = {"database": str(db_path), "ai_delay_seconds": 0, "table_edit_seconds": 0,
+        options = {"database": database, "ai_delay_seconds": 0, "table_edit_seconds": 0,
                    # the budget counts real seconds, which simulated games do not wait for
                    "rest_calls_per_second": 1e6, **overrides}
         bot = create_bot(load(**options))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.games.chinchon import get_pack
+from tests.databases import both_backends
 from tests.simhelpers import (Players, buttons, dm, enabled, ledger_rows, play_channel, private_texts,
                               start_table, table_of)
 
@@ -28,6 +29,7 @@ def round_results(players: Players) -> list:
             if m.embeds and " · round " in (m.embeds[0].title or "") and "result" in m.embeds[0].title]
 
 
+@both_backends
 async def test_a_whole_match_with_a_buy_back_and_restarts(simcord_env, bot_factory):
     env = simcord_env
     players = await start_table(env, "chinchon", 1, 2, decks=[round_one_pack()], seed=11, stake=10, target=20)

@@ -9,6 +9,7 @@ import sqlite3
 
 from bot import ledger
 from bot.games.french import FULL_DECK
+from tests.databases import both_backends
 from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, forged_select, game_over, ledger_rows,
                               let_the_clock_play, play_channel, play_until_over, private_texts, select_id, start_table,
                               table_of)
@@ -52,6 +53,7 @@ async def test_a_locked_thread_gets_the_result_in_the_channel(simcord_env):
     assert "Rematch" in buttons(posted) and posted.attachments[0].filename == "result.png"
 
 
+@both_backends
 async def test_a_result_that_never_reached_the_table_is_posted_at_restore(simcord_env, bot_factory):
     env = simcord_env
     players = await start_table(env, "phom", 1, 1)
@@ -108,6 +110,7 @@ async def test_a_settlement_that_fails_is_retried_and_the_table_is_not_stuck(sim
     assert game_over(players) and table.status == "finished"
 
 
+@both_backends
 async def test_a_settlement_failing_for_good_is_written_at_the_next_start(simcord_env, bot_factory, monkeypatch):
     env = simcord_env
     real_settle = ledger.settle
@@ -133,6 +136,7 @@ async def test_a_settlement_failing_for_good_is_written_at_the_next_start(simcor
     assert (await env.bot.db.get_game(game_id))["status"] == "finished"
 
 
+@both_backends
 async def test_many_tables_finishing_at_once_all_settle_once(simcord_env):
     env = simcord_env
     tables = []
@@ -187,6 +191,7 @@ async def test_one_open_lobby_per_host_per_channel(simcord_env):
     assert not (await lan.slash(elsewhere, "tusac new")).ephemeral
 
 
+@both_backends
 async def test_lobby_expiry_survives_a_restart(simcord_env, bot_factory):
     env = simcord_env
     players = Players(env, 1)
@@ -202,6 +207,7 @@ async def test_lobby_expiry_survives_a_restart(simcord_env, bot_factory):
 # ------------------------------------------------------------------------ turns and restarts
 
 
+@both_backends
 async def test_turn_deadline_and_timeouts_survive_a_restart(simcord_env, bot_factory):
     env = simcord_env
     players = await start_table(env, "phom", 1, 1, turn_seconds=60)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
+from tests.databases import both_backends
 from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, game_over, ledger_rows, play_channel,
                               play_until_over, private_texts, quick_move, start_table, table_of)
 
@@ -85,6 +86,7 @@ async def test_a_game_nobody_was_shown_is_never_played_for_them_and_can_be_cance
     assert hand_dms(lan) == [] and not any(m.embeds and "My hand" in buttons(m) for m in players.channel.history())
 
 
+@both_backends
 async def test_after_a_restart_the_turn_starts_when_the_hand_arrives(simcord_env, bot_factory):
     env = simcord_env
     players = Players(env, 1)
@@ -180,6 +182,7 @@ async def test_a_click_whose_move_cannot_be_saved_is_told_so_and_changes_nothing
 
 
 # 5 -------------------------------------------------------------------------------------------
+@both_backends
 async def test_a_rematch_from_an_older_result_never_loses_or_repeats_the_newest(simcord_env, bot_factory):
     env = simcord_env
     players = await start_table(env, "phom", 1, 1)
@@ -207,6 +210,7 @@ async def test_a_rematch_from_an_older_result_never_loses_or_repeats_the_newest(
 
 
 # 6 -------------------------------------------------------------------------------------------
+@both_backends
 async def test_a_rematch_whose_answer_fails_still_opens_a_lobby_that_survives_a_restart(simcord_env, bot_factory):
     env = simcord_env
     players = await start_table(env, "phom", 1, 1)

@@ -14,6 +14,7 @@ from bot.games.phom import GAME, find_phom
 from bot.tables.messages import chips
 from cogs.phom import PhomUI
 from tests.engine.test_phom import new, play_until_draws
+from tests.databases import both_backends
 from tests.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
                               let_the_clock_play, play_channel, private_texts, start_table, table_of)
 
@@ -162,6 +163,7 @@ async def test_closed_dms_fall_back_to_my_hand(simcord_env):
     assert table_of(env).version >= 2  # Lan's discard and the AI's reply
 
 
+@both_backends
 async def test_restart_in_mid_game_keeps_the_same_buttons_working(simcord_env, bot_factory):
     env = simcord_env
     players = await start_table(env, "phom", 1, 1)
@@ -224,6 +226,7 @@ async def test_away_after_two_timeouts_until_i_am_back(simcord_env):
     assert private_texts(told) == ["You are not marked away."]
 
 
+@both_backends
 async def test_rematch_still_works_after_a_restart(simcord_env, bot_factory):
     env = simcord_env
     players = await start_table(env, "phom", 1, 1)

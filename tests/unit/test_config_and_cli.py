@@ -43,3 +43,20 @@ def test_no_token_exits_with_instructions(monkeypatch, tmp_path, capsys):
     assert cli.main([]) == 2
     message = capsys.readouterr().err
     assert "DISCORD_TOKEN" in message and "discord.com/developers" in message
+
+
+def test_database_is_a_sqlite_path_or_a_postgresql_url():
+    url = "postgresql://chieu:secret@db.example:5432/chieu"
+    assert load(database=url).database == url
+    assert load(database="data/chieu.sqlite3").database == "data/chieu.sqlite3"
+    with pytest.raises(ValueError, match="postgresql://"):
+        load(database="mysql://chieu@db/chieu")
+
+
+def test_the_database_is_described_without_its_password():
+    from bot.backends.postgres import PostgresBackend
+
+    backend = PostgresBackend("postgresql://chieu:secret@db.example:5433/chieu", pool=None)
+    assert backend.describe() == "PostgreSQL database chieu on db.example:5433"
+    assert PostgresBackend("postgresql://chieu@/chieu?host=/run/postgresql", pool=None).describe() == \
+        "PostgreSQL database chieu on /run/postgresql"

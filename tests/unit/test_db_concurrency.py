@@ -10,15 +10,19 @@ import pytest
 
 from bot import ledger
 from bot.db import Database
+from tests.databases import both_backends
 
 GUILD = 7
 
 
+pytestmark = both_backends
+
+
 @pytest.fixture
-async def db(tmp_path):
-    database = await Database.open(str(tmp_path / "busy.sqlite3"))
-    yield database
-    await database.close()
+async def db(database):
+    db = await Database.open(database)
+    yield db
+    await db.close()
 
 
 async def new_game(db: Database, table_id: int, game_no: int) -> int:

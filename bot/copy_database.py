@@ -1,0 +1,73 @@
+"""``chieu copy-database SQLITE [POSTGRESQL-URL]``: move a SQLite database into PostgreSQL.
+
+The target gets its schema from the migrations (the same history as the source, which is
+brought up to date first, as the bot's start would), then every table's rows, in the order
+that keeps foreign keys valid and with their ids, all in one transaction: a copy that fails
+leaves the target as empty as it was. Identity sequences are then advanced past the copied
+ids. The target must hold no row yet; stop the bot while copying.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Callable
+
+from .backends import is_postgres
+from .db import TABLES, Database
+
+BATCH = 5000
+
+
+class CopyError(RuntimeError):
+    pass
+
+
+async def copy_database(source: str, target: str, *, say: Callable[[str], None] = lambda _: None) -> dict[str, int]:
+    """Copy ``source`` (a SQLite path) into ``target`` (an empty PostgreSQL database); returns
+    the rows copied per table."""
+    if is_postgres(source) or not is_postgres(target):
+        raise CopyError("copy-database copies a SQLite file into a postgresql:// database")
+    if not os.path.isfile(source):
+        raise CopyError(f"no SQLite file {source}")
+    started = time.perf_counter()
+    src = await Database.open(source)
+    try:
+        dst = await Database.open(target)
+        try:
+            return await _copy(src, dst, say, started)
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+
+
+async def _copy(src: Database, dst: Database, say: Callable[[str], None], started: float) -> dict[str, int]:
+    version = await src.backend.schema_version()
+    if version != await dst.backend.schema_version():
+        raise CopyError(f"the source is at schema version {version}, newer than this version of Chiếu knows")
+    tables = {r["name"] for r in await src.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    unknown = tables - set(TABLES) - {"sqlite_sequence", "sqlite_stat1"}
+    if unknown:
+        raise CopyError(f"the source has tables this version does not know: {', '.join(sorted(unknown))}")
+    for table in TABLES:
+        if await dst.fetchone(f"SELECT 1 FROM {table} LIMIT 1") is not None:
+            raise CopyError(f"the target is not empty (table {table} has rows): copy into a new database")
+    say(f"copying {src.describe()} into {dst.describe()}")
+    copied: dict[str, int] = {}
+    async with dst.transaction():
+        for table in TABLES:
+            columns = [r["name"] for r in await src.fetchall(f"PRAGMA table_info({table})")]
+            select = f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?"
+            last, count = -(2**63), 0
+            while True:
+                rows = await src.fetchall(select, (last, BATCH))
+                if not rows:
+                    break
+                await dst.backend.copy_rows(table, columns, [row[1:] for row in rows])
+                last, count = rows[-1][0], count + len(rows)
+            copied[table] = count
+            say(f"  {table}: {count} rows")
+        await dst.backend.advance_identities()
+    say(f"copied {sum(copied.values())} rows in {time.perf_counter() - started:.1f} s")
+    return copied
