@@ -54,7 +54,7 @@ class Heartbeat:
 
 
 async def one_game(database: str, timings: list[float], beat: Heartbeat) -> None:
-    bot = create_bot(load(database=database, ai_delay_seconds=0))
+    bot = create_bot(load(database=database, ai_delay_seconds=0, shard_count=1))
     env = Env(bot)
     await env.start()
     try:

@@ -359,7 +359,7 @@ async def main(args) -> None:
     async with contextlib.AsyncExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         database = await stack.enter_async_context(database_for(args.database, Path(tmp)))
-        config = load(database=database, **overrides)
+        config = load(database=database, shard_count=1, **overrides)  # SimCord needs the shard count
         bot = create_bot(config)
         if args.text_only:
             from bot.tables.adapter import GameUI

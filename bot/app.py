@@ -24,10 +24,11 @@ from .translator import CatalogTranslator
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.phom", "cogs.chan", "cogs.tusac", "cogs.chinchon", "cogs.concan", "cogs.stats", "cogs.rules",
+              "cogs.about",
               "cogs.settings")
 
 
-class ChieuBot(commands.Bot):
+class ChieuBot(commands.AutoShardedBot):
     db: Database
     tables: TableService
 
@@ -40,7 +41,9 @@ class ChieuBot(commands.Bot):
                          help_command=None, max_messages=None,
                          # A name or a phrase in a message never pings: a message that means to
                          # ping someone says so (the notice of closed DMs names its player).
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(),
+                         # one process may run every shard or some of them (config shard_ids)
+                         shard_count=config.shard_count, shard_ids=config.shard_ids)
         self.config = config
         self._frozen = False
 
@@ -72,6 +75,13 @@ class ChieuBot(commands.Bot):
             gc.collect()
             gc.freeze()
             log.info("ready: %d objects frozen out of garbage collection", gc.get_freeze_count())
+            log.info("running %s", self.describe())
+
+    def describe(self) -> str:
+        """What this process runs: its database, its shards, the tables it drives (/about says it too)."""
+        shards = sorted(self.shards) if self.shards else list(self.shard_ids or [])
+        return (f"database {self.db.describe()} · shards {', '.join(map(str, shards)) or '-'} of "
+                f"{self.shard_count or '?'} · {self.tables.driven_count()} tables driven here")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # discord.py silently drops a click whose custom id is not on the message (a forged

@@ -1,7 +1,8 @@
 """Configuration: defaults, overridden by a TOML file, overridden by keyword arguments.
 
 The token is never read from the file unless the admin puts it there; ``DISCORD_TOKEN`` in the
-environment always wins so that the file can be shared without secrets.
+environment always wins so that the file can be shared without secrets (``CHIEU_DATABASE``
+likewise for a database URL that holds a password).
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ class Config:
     notify_quiet_seconds: float = 20.0
     # The bot's share of Discord's global limit (50 calls per second per bot): 80 %.
     rest_calls_per_second: float = 40.0
+    # Shards (Discord requires them past 2,500 servers). Unset: as many as Discord recommends,
+    # all in this process. Several processes on one PostgreSQL database: the same shard_count
+    # in each, and each its own shard_ids (e.g. 0-1 and 2-3 of 4).
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def with_overrides(self, **overrides: Any) -> "Config":
@@ -75,12 +81,22 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
         values.update(data)
     if os.environ.get("DISCORD_TOKEN"):
         values["token"] = os.environ["DISCORD_TOKEN"]
+    if os.environ.get("CHIEU_DATABASE"):  # a URL with a password stays out of the file, like the token
+        values["database"] = os.environ["CHIEU_DATABASE"]
     values.update(overrides)
     config = Config(**values)
     if config.rest_calls_per_second <= 0 or config.table_edit_seconds < 0:
         raise ValueError("rest_calls_per_second must be positive and table_edit_seconds not negative")
     if "://" in config.database and not is_postgres(config.database):
         raise ValueError("database must be a SQLite file path or a postgresql:// URL")
+    if config.shard_count is not None and config.shard_count < 1:
+        raise ValueError("shard_count must be at least 1")
+    if config.shard_ids is not None:
+        if config.shard_count is None:
+            raise ValueError("shard_ids needs shard_count: every process must agree on the number of shards")
+        if not config.shard_ids or len(set(config.shard_ids)) != len(config.shard_ids) or not all(
+                0 <= shard < config.shard_count for shard in config.shard_ids):
+            raise ValueError(f"shard_ids must be distinct numbers from 0 to {config.shard_count - 1}")
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
     if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:

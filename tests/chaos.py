@@ -332,7 +332,7 @@ class Chaos:
         # table_edit_seconds over SimCord's 5 s settling of a restart, so that a frame held back
         # waits on the virtual clock and never on the wall clock
         bot = create_bot(load(EMPTY_CONFIG, database=str(self.db_path), ai_delay_seconds=0,
-                              rest_calls_per_second=1e6, table_edit_seconds=6))
+                              rest_calls_per_second=1e6, table_edit_seconds=6, shard_count=1))
         self.bots.append(bot)
         return bot
 

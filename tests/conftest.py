@@ -14,6 +14,7 @@ from tests.databases import backend, database, postgres_server  # noqa: F401 (fi
 
 # Tests never read a developer's config.toml or token.
 os.environ.pop("DISCORD_TOKEN", None)
+os.environ.pop("CHIEU_DATABASE", None)
 _EMPTY_CONFIG = Path(__file__).with_name("empty_config.toml")
 os.environ["CHIEU_CONFIG"] = str(_EMPTY_CONFIG)
 
@@ -51,7 +52,8 @@ async def bot_factory(database: str):
     bots = []
 
     def build(**overrides):
-        options = {"database": database, "ai_delay_seconds": 0, "table_edit_seconds": 0,
+        # SimCord needs a sharded bot's shard count (Discord tells a real one at login)
+        options = {"database": database, "ai_delay_seconds": 0, "table_edit_seconds": 0, "shard_count": 1,
                    # the budget counts real seconds, which simulated games do not wait for
                    "rest_calls_per_second": 1e6, **overrides}
         bot = create_bot(load(**options))

@@ -17,9 +17,10 @@ from simcord.results import InteractionResult
 class Players:
     """A guild, a channel and some members ready to play."""
 
-    def __init__(self, env, count: int, names=("lan", "minh", "duc", "hoa", "tuan", "mai")) -> None:
+    def __init__(self, env, count: int, names=("lan", "minh", "duc", "hoa", "tuan", "mai"), *,
+                 shard_id: int | None = None) -> None:
         self.env = env
-        self.guild = env.create_guild()
+        self.guild = env.create_guild(shard_id=shard_id)
         self.channel = self.guild.create_text_channel("cards")
         self.members = [self.guild.add_member(env.create_user(name)) for name in names[:count]]
 
@@ -114,12 +115,12 @@ def private_texts(result: InteractionResult) -> list[str]:
 
 
 async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=None, seed=None,
-                      seating="lobby", **options) -> Players:
+                      seating="lobby", shard_id=None, **options) -> Players:
     """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``
     (a match: ``decks``, the packs of its first rounds) to the seats in ``seating`` (positions in
     the lobby): "lobby" keeps the lobby's order even where the table draws the seating (Concan),
-    None seats the players as the table would."""
-    players = Players(env, humans)
+    None seats the players as the table would. ``shard_id``: the shard of the table's server."""
+    players = Players(env, humans, shard_id=shard_id)
     host = players.members[0]
     await host.slash(players.channel, f"{game} new", **options)
     lang = options.get("language", "en")  # the lobby speaks the table's language

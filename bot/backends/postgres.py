@@ -88,6 +88,7 @@ def _rows(records: list[asyncpg.Record]) -> list[Row]:
 
 class PostgresBackend:
     name = "postgresql"
+    title = "PostgreSQL"  # what /about shows (never the server or its credentials)
 
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
         self.url = url

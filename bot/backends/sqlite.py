@@ -21,6 +21,7 @@ from . import Row, row_type
 
 class SqliteBackend:
     name = "sqlite"
+    title = "SQLite"  # what /about shows (never the file's path)
 
     def __init__(self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self.path = path

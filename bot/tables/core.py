@@ -128,6 +128,10 @@ class ServiceCore:
         if not task.cancelled() and task.exception() is not None:
             log.error("table task %s failed", task.get_name(), exc_info=task.exception())
 
+    def driven_count(self) -> int:
+        """The open tables (a lobby or a game) this process drives."""
+        return sum(1 for table in self.tables.values() if table.status in ("lobby", "playing"))
+
     async def close(self) -> None:
         for table in self.tables.values():
             for task in (table.clock, table.lobby_timer):

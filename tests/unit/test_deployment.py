@@ -1,0 +1,46 @@
+"""The deployment files agree with the code: the image installs every package the project
+ships, and compose.yaml's bot processes run on its PostgreSQL with shard settings the config
+accepts, together covering every shard exactly once, with no secret in the repository.
+(No Docker engine runs on the test machines: the files are checked, not built.)"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import yaml
+
+from bot.config import load
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_image_installs_every_package_the_project_ships():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+    for package in (p.rstrip("*") for p in packages):
+        assert re.search(rf"^COPY {package} \./{package}$", dockerfile, re.M), package
+    assert "pip install --no-cache-dir ." in dockerfile and 'ENTRYPOINT ["chieu"]' in dockerfile
+
+
+def test_the_bot_processes_share_postgresql_and_split_the_shards(monkeypatch):
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    bots = {name: service for name, service in compose["services"].items() if name.startswith("bot")}
+    assert len(bots) == 2
+    shards: list[int] = []
+    counts = set()
+    for service in bots.values():
+        env = service["environment"]
+        assert env["CHIEU_DATABASE"].startswith("postgresql://") and "@db:" in env["CHIEU_DATABASE"]
+        assert env["DISCORD_TOKEN"].startswith("${")  # from .env, never written here
+        assert service["depends_on"]["db"]["condition"] == "service_healthy"
+        config_file = ROOT / "deploy" / Path(env["CHIEU_CONFIG"]).name
+        monkeypatch.setenv("CHIEU_DATABASE", "postgresql://chieu:x@db:5432/chieu")
+        config = load(config_file)
+        assert config.database.startswith("postgresql://")
+        counts.add(config.shard_count)
+        shards += config.shard_ids
+    (count,) = counts
+    assert sorted(shards) == list(range(count))
+    assert "${POSTGRES_PASSWORD" in compose["services"]["db"]["environment"]["POSTGRES_PASSWORD"]
