@@ -595,3 +595,99 @@ def test_ai_buys_back_while_the_match_is_winnable():
     assert state.totals == [10, 58] and state.to_act == (1,)
     state.totals[0] = 45  # back in at 45 of 50: not worth a stake
     assert choose(state, 1) == "decline"
+
+
+# --------------------------------------------------------------------------------------------
+# issue #18: at most one joker per meld; no lay-off onto a −10 closer; the AI makes progress
+
+
+def test_a_card_and_two_jokers_is_no_meld():
+    # chinchon.md, Melds: "`5H JK JK` is not a meld"
+    assert deadwood("5H JK JK") == 5 + 50 + 50
+    arr = arrange("5H JK JK")
+    assert arr.melds == [] and arr.unmatched == ["5H", "JK", "JK"] and arr.deadwood == 105
+
+
+def test_two_cards_and_two_jokers_leave_one_joker_unmatched():
+    # chinchon.md, Melds: "in `3H 4H JK JK` one joker is unmatched"
+    assert deadwood("3H 4H JK JK") == 50
+    arr = arrange("3H 4H JK JK")
+    assert arr.melds == [["3H", "4H", "JK=5H"]] and arr.unmatched == ["JK"]
+    # a spare joker joins a meld only where the meld has no joker yet
+    arr = arrange("JK JK 3H 4H 5H")
+    assert arr.melds == [["3H", "4H", "5H", "JK=6H"]] and arr.unmatched == ["JK"] and arr.deadwood == 50
+
+
+def test_each_joker_in_a_meld_of_its_own():
+    # 3H 4H JK JK 9C 9D 9S: the run cannot hold both jokers, but the set 9C 9D 9S takes the
+    # second one (standing for 9H: a set is 3–4 cards): fully melded, one joker per meld, −10
+    assert deadwood("3H 4H JK JK 9C 9D 9S") == -10
+    arr = arrange("3H 4H JK JK 9C 9D 9S")
+    assert arr.melds == [["3H", "4H", "JK=5H"], ["9S", "JK=9H", "9D", "9C"]] and arr.unmatched == []
+    # with the 9s a set of four there is no room for it: 9C 9D JK + 9S 9H JK, 3H 4H left (7)
+    assert deadwood("3H 4H JK JK 9C 9D 9S 9H") == 7
+
+
+def test_two_jokers_with_one_card_do_not_close():
+    # 5H JK JK used to be a meld: this hand closed for 2 (the 2C); now one joker stays
+    # unmatched beside 5H and 2C (9C 9D 9S JK takes the other)
+    assert deadwood("5H JK JK 9C 9D 9S 2C") == 5 + 50 + 2
+    assert can_close("5H JK JK 9C 9D 9S 2C KD") == []
+    assert can_close("5H JK JK 9C 9D 9S 9H KD", close_limit=5) == ["KD"]  # 9C 9D JK + 9S 9H JK, 5H
+    assert deadwood("AH 2H 3H 4H 5H 6H JK JK") == -10  # AH 2H 3H JK + 4H 5H 6H JK
+
+
+def test_two_jokers_in_the_hand_shown_close_button_and_quick_select():
+    from bot.games.chinchon_ai import choose, quick_select
+
+    state = new({0: "5H JK JK 9C 9D 9S 2C", 1: JUNK1, 2: JUNK2}, "KC", "KH")
+    state.apply(0, "draw")
+    view = state.view(0)
+    assert view["can_close"] == [] and not [a for a in view["legal"] if a.startswith("close")]
+    assert view["arrangement"] == {"melds": [["9S", "JK=9H", "9D", "9C"]], "unmatched": ["2C", "5H", "KH", "JK"],
+                                   "deadwood": 2 + 5 + 10 + 50}
+    action = choose(state, 0)
+    assert action.startswith("discard ") and quick_select(state, 0) == [action.split()[1]]
+
+
+def test_nobody_lays_off_onto_a_minus_ten_closer():
+    # chinchon.md, Round scoring: "nobody lays off onto a −10 closer"
+    seat1 = "7H 9H KS QD JC 2D 4C"  # 7H extends the closer's 3H-6H run, 9H completes his 9s
+    state = new({0: MELDED, 1: seat1, 2: JUNK2}, "KC", "QC", options={"lay_off": True})
+    state.apply(0, "draw")
+    events = state.apply(0, "close QC")
+    result = state.round_results[0]
+    assert result["points"] == [-10, 7 + 9 + 10 + 10 + 10 + 2 + 4, 61]
+    assert result["hands"][1]["laid_off"] == [] and result["hands"][2]["laid_off"] == []
+    assert not [p for p in events[1].phrases if p.key == "chinchon.lays_off"]
+    # the same hands lay off onto a closer who scores 1 (AS unmatched)
+    state = new({0: "4H 5H 6H 9C 9D 9S AS", 1: seat1, 2: JUNK2}, "KC", "QC", options={"lay_off": True})
+    state.apply(0, "draw")
+    state.apply(0, "close QC")
+    result = state.round_results[0]
+    assert result["points"][0] == 1
+    assert sorted(result["hands"][1]["laid_off"]) == ["7H", "9H"] and result["hands"][2]["laid_off"] == ["8H"]
+
+
+def test_a_joker_lays_off_only_onto_a_meld_without_one():
+    # the closer's melds: 3H 4H JK=5H (a joker already) and 8C 9C TC: seat 1's joker extends the clubs
+    hands = {0: "3H 4H JK 8C 9C TC AS", 1: "JK KS QD 2D 4C 6S 7D", 2: "KD QH JS 2C 8H 5S 7S"}
+    state = new(hands, "KC", "QC", options={"lay_off": True})
+    state.apply(0, "draw")
+    state.apply(0, "close QC")
+    result = state.round_results[0]
+    assert result["points"][0] == 1
+    assert result["hands"][1]["laid_off"] == ["JK=JC"] and result["points"][1] == 10 + 10 + 2 + 4 + 6 + 7
+
+
+def test_ai_only_match_makes_progress_with_close_limit_zero():
+    # seed 810 used to loop from action ~442: two seats taking each other's discards for ever
+    from bot.games.chinchon_ai import choose
+
+    state = GAME.new(4, seed=810, options={"close_limit": 0, "deck": "spanish48", "target": 30})
+    actions = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, choose(state, seat))
+        actions += 1
+        assert actions < 20_000
