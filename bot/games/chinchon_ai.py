@@ -27,7 +27,9 @@ from __future__ import annotations
 from collections import Counter
 
 from .base import ai_chooser
-from .chinchon import JOKER, ChinchonState, _hand_mask, _indices, _penalty, _search, _unmatched
+from .chinchon import ChinchonState
+from .chinchon_cards import JOKER, hand_mask, indices
+from .chinchon_melds import melded_weight, penalty, unmatched
 
 _PAIR_WEIGHT = 1.5  # points per live card that would meld two unmatched cards
 _SINGLE_WEIGHT = 0.25  # points per live card that would pair with an unmatched card
@@ -125,12 +127,12 @@ class _Outs:
 
 def _keep_key(pk, H: int, jokers: int, outs: _Outs, stalled: bool) -> tuple:
     """How good keeping the cards ``H`` (+ ``jokers``) is (lower is better)."""
-    left, spare = _unmatched(pk, H, jokers)
+    left, spare = unmatched(pk, H, jokers)
     if not left and not spare:
         return (-10, -10)
-    unmatched = _indices(left)
-    pen = sum(pk.value[i] for i in unmatched) + 50 * spare
-    live_outs = outs(unmatched)
+    loose = indices(left)
+    pen = sum(pk.value[i] for i in loose) + 50 * spare
+    live_outs = outs(loose)
     if stalled:  # nobody closes while holding dead cards: keep the cards that may still meld
         return (-live_outs, pen)
     return (pen - live_outs, pen)
@@ -144,7 +146,7 @@ def _without(cards: list[str], card: str) -> list[str]:
 
 def _best_discard(state: ChinchonState, seat: int, candidates: list[str]) -> str:
     pk = state.pk
-    H, jokers, value = _hand_mask(pk, state.hands[seat])
+    H, jokers, value = hand_mask(pk, state.hands[seat])
     outs = _Outs(pk, *_live(state, seat))
     stalled = state.reshuffles >= _STALL_RESHUFFLES
     plain = [c for c in candidates if c != JOKER]
@@ -164,8 +166,8 @@ def _best_close(state: ChinchonState, seat: int, cards: list[str]) -> tuple[str,
     pk = state.pk
     best = None
     for card in cards:
-        H, jokers, value = _hand_mask(pk, _without(state.hands[seat], card))
-        pen = _penalty(pk, H, jokers, value)
+        H, jokers, value = hand_mask(pk, _without(state.hands[seat], card))
+        pen = penalty(pk, H, jokers, value)
         if best is None or pen < best[1]:
             best = (card, pen)
     return best
@@ -175,8 +177,8 @@ def _minus_ten_chance(state: ChinchonState, seat: int, keep: list[str]) -> float
     """The chance that one of the next two cards drawn lets the 7 ``keep`` cards close with −10
     (replacing their one unmatched card)."""
     pk = state.pk
-    H, jokers, value = _hand_mask(pk, keep)
-    left, spare = _unmatched(pk, H, jokers)
+    H, jokers, value = hand_mask(pk, keep)
+    left, spare = unmatched(pk, H, jokers)
     if spare or left.bit_count() != 1:
         return 0.0
     u = left.bit_length() - 1
@@ -187,10 +189,10 @@ def _minus_ten_chance(state: ChinchonState, seat: int, keep: list[str]) -> float
     if not total:
         return 0.0
     outs = 0
-    if live_jokers and _search(pk, base, jokers + 1, 0) == rest + 50 * (jokers + 1):
+    if live_jokers and melded_weight(pk, base, jokers + 1, 0) == rest + 50 * (jokers + 1):
         outs += live_jokers
     for idx, count in enumerate(live):
-        if count and _search(pk, base | 1 << idx, jokers, 0) == rest + pk.value[idx] + 50 * jokers:
+        if count and melded_weight(pk, base | 1 << idx, jokers, 0) == rest + pk.value[idx] + 50 * jokers:
             outs += count
     miss = 1.0 - outs / total
     return 1.0 - miss * miss
@@ -202,19 +204,19 @@ def _choose_draw(state: ChinchonState, seat: int) -> str:
         return "take"
     pk = state.pk
     hand = state.hands[seat]
-    H, jokers, value = _hand_mask(pk, hand)
-    now = _penalty(pk, H, jokers, value)
+    H, jokers, value = hand_mask(pk, hand)
+    now = penalty(pk, H, jokers, value)
     idx = pk.index[top]
     H8 = H | 1 << idx
     value8 = value + pk.value[idx]
     best = None
-    for d in _indices(H):
-        pen = _penalty(pk, H8 ^ (1 << d), jokers, value8 - pk.value[d])
+    for d in indices(H):
+        pen = penalty(pk, H8 ^ (1 << d), jokers, value8 - pk.value[d])
         if best is None or pen < best[0]:
             best = (pen, d)
     if best is None or best[0] >= now:
         return "draw"
-    left, _ = _unmatched(pk, H8 ^ (1 << best[1]), jokers)
+    left, _ = unmatched(pk, H8 ^ (1 << best[1]), jokers)
     return "draw" if left >> idx & 1 else "take"
 
 
