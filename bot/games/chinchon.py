@@ -12,8 +12,8 @@ Public API:
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
 - Jokers (2, with 3–4 seats) are in the pack for the whole match when the match *starts* with
-  3–4 seats, even once players have dropped out. A meld may hold any number of jokers (a
-  card and two jokers is a meld); a joker may stand for a card that is elsewhere.
+  3–4 seats, even once players have dropped out. A meld holds one joker at most (decided); a
+  joker may stand for a card that is elsewhere (four 9s and two jokers are two sets).
 - The first player moves on by one seat each round, skipping seats out of the match: the
   first of round r+1 is the next seat still in the match after the first of round r.
 - Closing needs an arrangement of the other 7 cards with at most one unmatched card worth at
@@ -23,8 +23,9 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
 - The discards (all but the top card) are reshuffled into a new stock as soon as a discard
   leaves the stock empty, so that a player about to draw always has a stock to draw from.
 - ``lay_off``: the non-closers lay off in turn from the seat after the closer, each as it
-  suits him best (:mod:`.chinchon_scoring`). −10 is only for a hand fully melded on its own:
-  a player who lays off all his unmatched cards scores 0.
+  suits him best (:mod:`.chinchon_scoring`); nobody lays off onto a closer who scores −10
+  (decided). −10 is only for a hand fully melded on its own: a player who lays off all his
+  unmatched cards scores 0.
 - A chinchón ends the match: the round's points are still added to the totals.
 - Buy-backs, the end of the match and ranks: :mod:`.chinchon_match`.
 - ``top_discard`` is None outside play (between rounds and once the match is over); the

@@ -16,61 +16,76 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
-from .chinchon_cards import HAND_SIZE, JOKER, Pack, get_pack, hand_mask, indices, split_cards
+from .chinchon_cards import HAND_SIZE, JOKER, JOKER_VALUE, Pack, get_pack, hand_mask, indices, split_cards
 
 UNIT = 1000
 
+
+def joker_weight(unit: int) -> int:
+    """A melded joker's weight: it saves its 50 points (and counts as a card)."""
+    return unit + JOKER_VALUE
+
+
 # --------------------------------------------------------------------------------------------
-# Run tables, built once per pack and weight
+# Run tables, built once per pack and weight. A meld holds at most one joker, so one suit's
+# runs take 0, 1 or 2 jokers (two runs with one each).
 
-_TABLES: dict[tuple[str, int], tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]] = {}
+
+class RunTables(NamedTuple):
+    """By a suit's mask: ``weight[mask][j]``, the most weight (``unit + value`` per card, the
+    joker weight per joker) its cards meld in runs using at most ``j`` jokers; ``melded``: the
+    cards melded so; ``jokers``: the jokers used so."""
+
+    weight: list[tuple[int, int, int]]
+    melded: list[tuple[int, int, int]]
+    jokers: list[tuple[int, int, int]]
 
 
-def run_tables(pk: Pack, unit: int) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
-    """``weights[mask] = (v0, v1, v2)``: the most weight (``unit + value`` per card) one
-    suit's cards ``mask`` can meld in runs needing at most 0, 1, 2 jokers, and
-    ``melded[mask]``: the cards melded so."""
+_TABLES: dict[tuple[str, int], RunTables] = {}
+
+
+def run_tables(pk: Pack, unit: int) -> RunTables:
     got = _TABLES.get((pk.name, unit))
     if got is None:
-        got = _TABLES[pk.name, unit] = _build_run_table(pk.size, [unit + v for v in pk.pos_value])
+        got = _TABLES[pk.name, unit] = _build_run_tables(pk.size, [unit + v for v in pk.pos_value], joker_weight(unit))
     return got
 
 
-def _build_run_table(size: int, weights: Sequence[int]) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
-    """Runs of one suit by dynamic programming over masks (every dependency is a smaller mask).
-
-    The lowest card of ``mask`` is either unmatched or the lowest real card of a run (see
-    :func:`_windows`). Returns the weights and, alongside, the cards melded by the best choice."""
+def _build_run_tables(size: int, weights: Sequence[int], jw: int) -> RunTables:
+    """Runs of one suit by dynamic programming over masks (every dependency is a smaller mask):
+    the lowest card of ``mask`` is either unmatched or the lowest real card of a run (see
+    :func:`_windows`)."""
     tab: list[tuple[int, int, int]] = [(0, 0, 0)] * (1 << size)
     melded: list[tuple[int, int, int]] = [(0, 0, 0)] * (1 << size)
+    used: list[tuple[int, int, int]] = [(0, 0, 0)] * (1 << size)
     for mask in range(1, 1 << size):
         low = mask & -mask
         best = list(tab[mask ^ low])
         cards = list(melded[mask ^ low])
+        jokers = list(used[mask ^ low])
         for val, need, after in _windows(mask, size, weights):
             rest = tab[after]
             window = mask ^ after
+            val += need * jw
             for j in range(need, 3):
                 v = val + rest[j - need]
                 if v > best[j]:
                     best[j] = v
                     cards[j] = window | melded[after][j - need]
-        for j in (1, 2):
-            if best[j] < best[j - 1]:
-                best[j] = best[j - 1]
-                cards[j] = cards[j - 1]
-        tab[mask] = tuple(best)
+                    jokers[j] = need + used[after][j - need]
+        tab[mask] = tuple(best)  # at most j jokers: best[j] ≥ best[j - 1], as rest[j] ≥ rest[j - 1]
         melded[mask] = tuple(cards)
-    return tab, melded
+        used[mask] = tuple(jokers)
+    return RunTables(tab, melded, used)
 
 
 def _windows(mask: int, size: int, weights: Sequence[int]):
-    """The runs whose lowest real card is the lowest card of ``mask``, one per last real card:
-    (weight of its cards, jokers needed, the cards of ``mask`` above it). Jokers fill the gaps
-    and pad the run to 3 cards (a suit has at least 10 positions: there is always room); runs
-    needing more than 2 jokers are left out."""
+    """The runs whose lowest real card is the lowest card of ``mask``, one per last real card
+    and number of jokers: (weight of its real cards, jokers, the cards of ``mask`` above it). A
+    joker fills a gap or pads the run to 3 cards (a suit has at least 10 positions: there is
+    always room), or extends a run of 3+ real cards; a run holds one joker at most."""
     a = (mask & -mask).bit_length() - 1
     count = 0
     val = 0
@@ -81,36 +96,39 @@ def _windows(mask: int, size: int, weights: Sequence[int]):
         val += weights[b]
         span = b - a + 1
         gaps = span - count
-        if gaps > 2:
+        if gaps > 1:
             break
+        after = mask >> (b + 1) << (b + 1)
         need = gaps + (3 - span if span < 3 else 0)
-        if need <= 2:
-            yield val, need, mask >> (b + 1) << (b + 1)
+        if need <= 1:
+            yield val, need, after
+            if not need and span < size:
+                yield val, 1, after  # the run, extended by a joker
 
 
 # --------------------------------------------------------------------------------------------
-# The solver. Sets are enumerated (a rank with 3+ cards, or 2+ cards and a joker to spare);
-# what is left of each suit goes to the precomputed run tables, and the jokers are shared
-# out among the suits. A joker left over joins any run (or a 3-card set) when there is one.
+# The search. Sets are enumerated (a rank with 3+ cards, or 2+ cards and a joker to spare);
+# what is left of each suit goes to the run tables, and the jokers left are shared out among
+# the suits.
 
 _SPREAD = [sum(1 << (16 * s) for s in range(4) if sub >> s & 1) for sub in range(16)]
 
 
-def _set_options(suits4: int, jokers: bool) -> list[tuple[int, int, int, int]]:
-    """Set choices among the suits ``suits4`` present at one rank: (suits, jokers needed,
-    room for one more joker, cards). A single card and two jokers is left to the runs."""
+def _set_options(suits4: int, jokers: int) -> list[tuple[int, int, int]]:
+    """Set choices among the suits ``suits4`` present at one rank given ``jokers``: (suits,
+    jokers, real cards): 4 or 3 real cards, 3 or 2 real cards and a joker, or all four as two
+    sets of 2 and a joker each (a joker may stand for a card that is elsewhere)."""
     present = [s for s in range(4) if suits4 >> s & 1]
     opts = []
-    for size in (4, 3):
-        for comb in combinations(present, size):
-            opts.append((sum(1 << s for s in comb), 0, 1 if size == 3 else 0, size))
-    if jokers:
-        for comb in combinations(present, 2):
-            opts.append((sum(1 << s for s in comb), 1, 1, 2))
+    for size, joker in ((4, 0), (3, 0), (3, 1), (2, 1)):
+        if joker <= jokers:
+            opts += [(sum(1 << s for s in comb), joker, size) for comb in combinations(present, size)]
+    if jokers == 2 and suits4 == 15:
+        opts.append((15, 2, 4))
     return opts
 
 
-_SET_OPTIONS = [[_set_options(s4, j) for s4 in range(16)] for j in (False, True)]
+_SET_OPTIONS = [[_set_options(s4, j) for s4 in range(16)] for j in range(3)]
 
 
 def _share(t0, t1, t2, t3, budget: int) -> int:
@@ -142,31 +160,29 @@ def _shares(tabs, budget: int) -> tuple[int, ...]:
     return choice
 
 
-def melded_weight(pk: Pack, H: int, jokers: int, unit: int, detail: bool = False):
+def melded_weight(pk: Pack, H: int, jokers: int, unit: int = 0, detail: bool = False):
     """The most melded weight of the hand ``H`` (index mask) plus ``jokers`` jokers.
 
     Weights: ``unit + value`` per card, ``unit + 50`` per joker. With ``detail`` also the
-    winning choice: (weight, sets [(pos, suits4, jokers)], joker budget of the runs, jokers used).
+    winning choice: (weight, sets [(pos, suits4, jokers)], joker budget of the runs).
     """
-    tab = run_tables(pk, unit)[0]
+    tab = run_tables(pk, unit).weight
     m0 = H & 0xFFFF
     m1 = H >> 16 & 0xFFFF
     m2 = H >> 32 & 0xFFFF
     m3 = H >> 48
-    jw = unit + 50
     if jokers:
         cand = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
     else:
         cand = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
     if not cand:
-        runs = _share(tab[m0], tab[m1], tab[m2], tab[m3], jokers)
-        used = jokers if runs else 0
-        best = runs + used * jw
-        return (best, [], jokers, used) if detail else best
+        best = _share(tab[m0], tab[m1], tab[m2], tab[m3], jokers)
+        return (best, [], jokers) if detail else best
     # every combination of set choices at the ranks that can make one
-    configs: list[tuple[int, int, int, int, tuple]] = [(0, 0, 0, 0, ())]  # removed, weight, need, room, sets
-    opts = _SET_OPTIONS[1 if jokers else 0]
+    configs: list[tuple[int, int, int, tuple]] = [(0, 0, 0, ())]  # removed, weight, jokers, sets
+    opts = _SET_OPTIONS[jokers]
     value = pk.pos_value
+    jw = joker_weight(unit)
     while cand:
         low = cand & -cand
         p = low.bit_length() - 1
@@ -174,41 +190,39 @@ def melded_weight(pk: Pack, H: int, jokers: int, unit: int, detail: bool = False
         suits4 = (m0 >> p & 1) | (m1 >> p & 1) << 1 | (m2 >> p & 1) << 2 | (m3 >> p & 1) << 3
         w = unit + value[p]
         grown = []
-        for removed, weight, need, room, sets in configs:
-            grown.append((removed, weight, need, room, sets))
-            for sub, n2, r2, k in opts[suits4]:
+        for removed, weight, need, sets in configs:
+            grown.append((removed, weight, need, sets))
+            for sub, n2, k in opts[suits4]:
                 if need + n2 <= jokers:
-                    grown.append((removed | _SPREAD[sub] << p, weight + k * w, need + n2, room + r2,
+                    grown.append((removed | _SPREAD[sub] << p, weight + k * w + n2 * jw, need + n2,
                                   sets + ((p, sub, n2),) if detail else sets))
         configs = grown
     best = -1
     choice = None
-    for removed, weight, need, room, sets in configs:
+    for removed, weight, need, sets in configs:
         h = H & ~removed
         budget = jokers - need
-        runs = _share(tab[h & 0xFFFF], tab[h >> 16 & 0xFFFF], tab[h >> 32 & 0xFFFF], tab[h >> 48], budget)
-        used = jokers if runs else need + min(budget, room)
-        total = weight + runs + used * jw
+        total = weight + _share(tab[h & 0xFFFF], tab[h >> 16 & 0xFFFF], tab[h >> 32 & 0xFFFF], tab[h >> 48], budget)
         if total > best:
             best = total
             if detail:
-                choice = (sets, budget, used)
+                choice = (sets, budget)
     if detail:
         return (best, *choice)
     return best
 
 
-def _unmatched_weight(pk: Pack, H: int, jokers: int, value: int, unit: int) -> int:
-    return value + unit * H.bit_count() + jokers * (unit + 50) - melded_weight(pk, H, jokers, unit)
-
-
 def penalty(pk: Pack, H: int, jokers: int, value: int) -> int:
-    left = value + jokers * 50 - melded_weight(pk, H, jokers, 0)
+    """The penalty of the hand's best arrangement (``value``: its real cards' value): the
+    unmatched cards' values, −10 when every card is melded."""
+    left = value + jokers * JOKER_VALUE - melded_weight(pk, H, jokers, 0)
     return left if left else -10
 
 
 def closable(pk: Pack, H: int, jokers: int, value: int, limit: int) -> bool:
-    return _unmatched_weight(pk, H, jokers, value, UNIT) <= UNIT + limit
+    """The 7 cards may close: at most one unmatched card, worth at most ``limit``."""
+    left = value + UNIT * H.bit_count() + jokers * joker_weight(UNIT) - melded_weight(pk, H, jokers, UNIT)
+    return left <= UNIT + limit
 
 
 def deadwood(cards: str | Iterable[str], *, deck: str = "french") -> int:
@@ -291,8 +305,10 @@ class Arrangement:
                 "deadwood": self.deadwood}
 
 
-def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> list[Meld]:
-    """The runs behind ``tab[mask][budget]`` (the same choices as :func:`_build_run_table`)."""
+def _trace_runs(pk: Pack, unit: int, mask: int, budget: int, suit: int) -> list[Meld]:
+    """The runs behind ``weight[mask][budget]`` of the run tables (the same choices)."""
+    tab = run_tables(pk, unit).weight
+    jw = joker_weight(unit)
     melds = []
     size = pk.size
     weights = [unit + v for v in pk.pos_value]
@@ -305,7 +321,7 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
             continue
         found = None
         for val, need, after in _windows(mask, size, weights):
-            if need <= budget and val + tab[after][budget - need] == target:
+            if need <= budget and val + need * jw + tab[after][budget - need] == target:
                 found = (need, after)  # the longest such run is kept
         assert found is not None, "run table and trace disagree"
         need, after = found
@@ -313,7 +329,7 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
         lo, hi = a, b
         cards = [suit * 16 + p for p in range(a, b + 1) if mask >> p & 1]
         jokers = [suit * 16 + p for p in range(a, b + 1) if not mask >> p & 1]
-        for __ in range(need - len(jokers)):  # pad a short run, above when there is room
+        if need > len(jokers):  # pad a short run or extend one, above when there is room
             if hi + 1 < size:
                 hi += 1
                 jokers.append(suit * 16 + hi)
@@ -327,62 +343,48 @@ def _trace_runs(pk: Pack, tab, unit: int, mask: int, budget: int, suit: int) -> 
 
 
 def _choice(pk: Pack, H: int, jokers: int, unit: int):
-    """The winning choice of :func:`melded_weight`: (sets [(pos, suits4, jokers)], the cards left to
-    the runs, the jokers each suit's runs get, the jokers used in all)."""
-    __, sets, budget, used = melded_weight(pk, H, jokers, unit, detail=True)
+    """The winning choice of :func:`melded_weight`: (sets [(pos, suits4, jokers)], the cards
+    left to the runs, the jokers each suit's runs may use)."""
+    __, sets, budget = melded_weight(pk, H, jokers, unit, detail=True)
     h = H
     for p, sub, __ in sets:
         h &= ~(_SPREAD[sub] << p)
-    tab = run_tables(pk, unit)[0]
+    tab = run_tables(pk, unit).weight
     shares = _shares([tab[h >> (16 * s) & 0xFFFF] for s in range(4)], budget) if budget else _ALLOCATIONS[0]
-    return sets, h, shares, used
+    return sets, h, shares
 
 
 def best_melds(pk: Pack, H: int, jokers: int, unit: int) -> tuple[list[Meld], list[int], int]:
     """(melds, unmatched real indices, unmatched jokers) of the best arrangement by ``unit`` weights."""
-    sets, h, shares, used = _choice(pk, H, jokers, unit)
+    sets, h, shares = _choice(pk, H, jokers, unit)
     melds: list[Meld] = []
     for p, sub, need in sets:
+        if need == 2:  # two sets at one rank: 2 cards and a joker each
+            melds += [Meld("set", [p, 16 + p], [32 + p], pos=p), Meld("set", [32 + p, 48 + p], [p], pos=p)]
+            continue
         suits = [s for s in range(4) if sub >> s & 1]
         missing = [s for s in range(4) if not sub >> s & 1]
         melds.append(Meld("set", [s * 16 + p for s in suits], [s * 16 + p for s in missing[:need]], pos=p))
-    tab = run_tables(pk, unit)[0]
     for s in range(4):
-        melds += _trace_runs(pk, tab, unit, h >> (16 * s) & 0xFFFF, shares[s], s)
+        melds += _trace_runs(pk, unit, h >> (16 * s) & 0xFFFF, shares[s], s)
     melded = 0
-    placed = 0
     for m in melds:
         for idx in m.cards:
             melded |= 1 << idx
-        placed += len(m.jokers)
-    spare = used - placed  # jokers melded beyond the ones the melds need: extend a run or a set
-    runs = [m for m in melds if m.kind == "run"]
-    for m in runs[:1]:
-        while spare and m.hi + 1 < pk.size:
-            m.hi += 1
-            m.jokers.append(m.suit * 16 + m.hi)
-            spare -= 1
-        while spare and m.lo > 0:
-            m.lo -= 1
-            m.jokers.append(m.suit * 16 + m.lo)
-            spare -= 1
-    for m in melds:
-        if spare and m.kind == "set" and len(m.cards) + len(m.jokers) == 3:
-            have = {idx >> 4 for idx in m.cards + m.jokers}
-            m.jokers.append(min(s for s in range(4) if s not in have) * 16 + m.pos)
-            spare -= 1
-    assert spare == 0, "jokers left to place"
-    return melds, indices(H & ~melded), jokers - used
+    return melds, indices(H & ~melded), jokers - sum(len(m.jokers) for m in melds)
 
 
 def unmatched(pk: Pack, H: int, jokers: int) -> tuple[int, int]:
     """(mask of the unmatched real cards, unmatched jokers) of the lowest-penalty arrangement
     (a leaner :func:`best_melds` for the AI: the run tables know the melded cards)."""
-    __, h, shares, used = _choice(pk, H, jokers, 0)
-    melded = run_tables(pk, 0)[1]
+    sets, h, shares = _choice(pk, H, jokers, 0)
+    tables = run_tables(pk, 0)
     left = h
+    used = sum(n for __, __, n in sets)
     for s in range(4):
-        left &= ~(melded[h >> (16 * s) & 0xFFFF][shares[s]] << (16 * s))
+        m = h >> (16 * s) & 0xFFFF
+        left &= ~(tables.melded[m][shares[s]] << (16 * s))
+        used += tables.jokers[m][shares[s]]
     return left, jokers - used
 
 
@@ -402,10 +404,12 @@ def _meld_sort_key(pk: Pack, codes: list[str]):
 
 
 def arrangement(pk: Pack, H: int, jokers: int, value: int, unit: int = 0) -> Arrangement:
-    melds, unmatched, spare = best_melds(pk, H, jokers, unit)
+    """The best arrangement of the hand by ``unit`` weights (0: lowest penalty; ``UNIT``:
+    fewest unmatched cards), as card codes."""
+    melds, loose, spare = best_melds(pk, H, jokers, unit)
     codes = sorted((_meld_codes(pk, m) for m in melds), key=lambda c: _meld_sort_key(pk, c))
-    left = pk.sorted(pk.code[i] for i in unmatched) + [JOKER] * spare
-    points = sum(pk.value[i] for i in unmatched) + 50 * spare
+    left = pk.sorted(pk.code[i] for i in loose) + [JOKER] * spare
+    points = sum(pk.value[i] for i in loose) + JOKER_VALUE * spare
     return Arrangement(codes, left, points if left else -10)
 
 

@@ -7,7 +7,9 @@ Lay-off (option ``lay_off``): after the close, the non-closers lay off in turn o
 closer's melds as they stand (so a card laid off by one player may make room for the next
 player's). Each player's lay-off is chosen together with the arrangement of his remaining
 cards to leave him the lowest penalty (ties: the fewest cards laid off). Any card fits that
-extends a run at either end or completes a set of another suit up to 4 cards.
+extends a run at either end or completes a set of another suit up to 4 cards; a joker fits a
+meld with room that holds no joker yet. Nobody lays off onto a closer who scores −10 (nor
+onto a chinchón).
 """
 
 from __future__ import annotations
@@ -18,36 +20,41 @@ from typing import Sequence
 from .chinchon_cards import JOKER, Pack, hand_mask, indices, mask_value
 from .chinchon_melds import Meld, arrangement, best_melds, is_chinchon_mask, penalty
 
-# A closer's meld on the table: ("run", suit, lo, hi) or ("set", pos, real suits4, size).
+# A closer's meld on the table: ("run", suit, lo, hi, joker) or ("set", pos, real suits4, size,
+# joker); ``joker``: it holds one (a meld holds one at most).
 TableMeld = tuple
 
 
 def table_meld(m: Meld) -> TableMeld:
     if m.kind == "run":
-        return ("run", m.suit, m.lo, m.hi)
-    return ("set", m.pos, sum(1 << (idx >> 4) for idx in m.cards), len(m.cards) + len(m.jokers))
+        return ("run", m.suit, m.lo, m.hi, bool(m.jokers))
+    return ("set", m.pos, sum(1 << (idx >> 4) for idx in m.cards), len(m.cards) + len(m.jokers), bool(m.jokers))
 
 
 def _attachments(pk: Pack, tm: TableMeld, card: int) -> list[tuple[TableMeld, int]]:
     """Where ``card`` (an index, or -1 for a joker) fits on ``tm``: (the grown meld, the card
-    index it is laid as)."""
+    index it is laid as). A joker fits only a meld without one."""
     out = []
+    joker = card < 0
+    if joker and tm[-1]:
+        return out
+    has = joker or tm[-1]
     if tm[0] == "run":
-        __, suit, lo, hi = tm
-        if card < 0 or card == suit * 16 + hi + 1:
+        __, suit, lo, hi, __ = tm
+        if joker or card == suit * 16 + hi + 1:
             if hi + 1 < pk.size:
-                out.append((("run", suit, lo, hi + 1), suit * 16 + hi + 1))
-        if card < 0 or card == suit * 16 + lo - 1:
+                out.append((("run", suit, lo, hi + 1, has), suit * 16 + hi + 1))
+        if joker or card == suit * 16 + lo - 1:
             if lo > 0:
-                out.append((("run", suit, lo - 1, hi), suit * 16 + lo - 1))
+                out.append((("run", suit, lo - 1, hi, has), suit * 16 + lo - 1))
     else:
-        __, pos, suits4, size = tm
+        __, pos, suits4, size, __ = tm
         if size < 4:
-            if card < 0:
+            if joker:
                 free = min(s for s in range(4) if not suits4 >> s & 1)
-                out.append((("set", pos, suits4, size + 1), free * 16 + pos))
+                out.append((("set", pos, suits4, size + 1, has), free * 16 + pos))
             elif card & 15 == pos and not suits4 >> (card >> 4) & 1:
-                out.append((("set", pos, suits4 | 1 << (card >> 4), size + 1), card))
+                out.append((("set", pos, suits4 | 1 << (card >> 4), size + 1, has), card))
     return out
 
 
@@ -103,18 +110,19 @@ class HandScore:
 
 def score_round(pk: Pack, hands: Sequence[Sequence[str]], lay_off_option: bool) -> tuple[bool, list[HandScore]]:
     """(the closer made a chinchón, each hand's score) for ``hands`` in laying-off order, the
-    closer's first."""
+    closer's first. Nobody lays off onto a chinchón or a closer who scores −10."""
     H, jokers, __ = hand_mask(pk, hands[0])
     chinchon = is_chinchon_mask(H, jokers)
-    melds, __, __ = best_melds(pk, H, jokers, 0)
+    melds, loose, spare = best_melds(pk, H, jokers, 0)
     table = tuple(table_meld(m) for m in melds)
+    lay_off_option = lay_off_option and not chinchon and bool(loose or spare)
     scores = []
     for k, hand in enumerate(hands):
         H, jokers, value = hand_mask(pk, hand)
         laid_codes: list[str] = []
         laid_mask = 0
         laid_jokers = 0
-        if lay_off_option and k and not chinchon:
+        if lay_off_option and k:
             __, laid, table = lay_off(pk, H, jokers, table)
             for card, laid_as in laid:
                 laid_codes.append(laid_code(pk, card, laid_as))

@@ -93,7 +93,7 @@ def test_values_sets_runs_and_aces():
 def test_jokers():
     assert deadwood("JK 5H 7H") == -10  # the joker stands for 6H
     assert deadwood("JK 5H 5D") == -10
-    assert deadwood("JK JK 5H") == -10  # a card and two jokers
+    assert deadwood("JK JK 5H") == 105  # a card and two jokers is no meld: one joker per meld
     assert deadwood("JK AS 4H 7D TC KS 5C") == 50 + 1 + 4 + 7 + 10 + 10 + 5  # unmatched joker: 50
     assert deadwood("3H 4H JK 6H 9C 9D 9S") == -10  # fully melded with a joker
     assert not is_chinchon("AH 2H JK 4H 5H 6H 7H")  # a run of 7 with a joker is no chinchón
@@ -102,8 +102,8 @@ def test_jokers():
     assert arr.unmatched == ["KD"] and arr.deadwood == 10
     arr = arrange("JK 5H 5D 9C 9D 9S KD")
     assert arr.melds == [["JK=5S", "5H", "5D"], ["9S", "9D", "9C"]] and arr.unmatched == ["KD"]
-    # a spare joker joins a run
-    assert arrange("JK JK 3H 4H 5H").melds == [["3H", "4H", "5H", "JK=6H", "JK=7H"]]
+    # a spare joker joins a run, one joker a run: the other is left unmatched
+    assert arrange("JK JK 3H 4H 5H").melds == [["3H", "4H", "5H", "JK=6H"]]
     with pytest.raises(ValueError):
         deadwood("JK JK JK 5H")
     with pytest.raises(ValueError):
@@ -613,9 +613,6 @@ def test_two_cards_and_two_jokers_leave_one_joker_unmatched():
     assert deadwood("3H 4H JK JK") == 50
     arr = arrange("3H 4H JK JK")
     assert arr.melds == [["3H", "4H", "JK=5H"]] and arr.unmatched == ["JK"]
-    # a spare joker joins a meld only where the meld has no joker yet
-    arr = arrange("JK JK 3H 4H 5H")
-    assert arr.melds == [["3H", "4H", "5H", "JK=6H"]] and arr.unmatched == ["JK"] and arr.deadwood == 50
 
 
 def test_each_joker_in_a_meld_of_its_own():
@@ -624,8 +621,9 @@ def test_each_joker_in_a_meld_of_its_own():
     assert deadwood("3H 4H JK JK 9C 9D 9S") == -10
     arr = arrange("3H 4H JK JK 9C 9D 9S")
     assert arr.melds == [["3H", "4H", "JK=5H"], ["9S", "JK=9H", "9D", "9C"]] and arr.unmatched == []
-    # with the 9s a set of four there is no room for it: 9C 9D JK + 9S 9H JK, 3H 4H left (7)
-    assert deadwood("3H 4H JK JK 9C 9D 9S 9H") == 7
+    # with four 9s, two sets of two 9s and a joker each leave 3H 4H (7)
+    arr = arrange("3H 4H JK JK 9C 9D 9S 9H")
+    assert arr.melds == [["9S", "9H", "JK=9D"], ["JK=9S", "9D", "9C"]] and arr.unmatched == ["3H", "4H"]
 
 
 def test_two_jokers_with_one_card_do_not_close():
