@@ -112,6 +112,7 @@ class ChinchonState(ChinchonMatch):
         self.taken = False  # the drawn card came from the discard pile
         self.facedown: str | None = None  # the closer's card laid face down
         self.seen: set[str] = set()  # cards shown face up this round (public; the AI reads it)
+        self.discarded: list[set[str]] = [set() for _ in range(n)]  # by seat, this round (public)
         self.chinchon = False
         self._deal()
 
@@ -155,6 +156,7 @@ class ChinchonState(ChinchonMatch):
             seat = self._next_in(seat)
         self.pile = [cards[k]]
         self.seen = {cards[k]}
+        self.discarded = [set() for _ in range(self.num_players)]
         self.stock_cards = cards[k + 1:]
         self.reshuffles = 0
         self.current = self.first
@@ -285,6 +287,7 @@ class ChinchonState(ChinchonMatch):
         self.hands[seat].remove(card)
         self.pile.append(card)
         self.seen.add(card)
+        self.discarded[seat].add(card)
         self.actions.append([seat, f"discard {card}"])
         events = [Event(seat, "discard", (card,))]
         if not self.stock_cards:

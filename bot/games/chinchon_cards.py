@@ -118,14 +118,14 @@ def hand_mask(pk: Pack, cards: Iterable[str]) -> tuple[int, int, int]:
     return H, jokers, value
 
 
+#: by suit, by the mask of a suit's positions (at most 13): the card indices, lowest first
+_INDICES = [[tuple(16 * suit + p for p in range(13) if m >> p & 1) for m in range(1 << 13)] for suit in range(4)]
+
+
 def indices(mask: int) -> list[int]:
     """The card indices of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    s0, s1, s2, s3 = _INDICES
+    return [*s0[mask & 0x1FFF], *s1[mask >> 16 & 0x1FFF], *s2[mask >> 32 & 0x1FFF], *s3[mask >> 48]]
 
 
 def mask_value(pk: Pack, mask: int) -> int:

@@ -43,13 +43,15 @@ class RunTables(NamedTuple):
     jokers: list[tuple[int, int, int]]
 
 
-_TABLES: dict[tuple[str, int], RunTables] = {}
+_TABLES: dict[tuple[Pack, int], RunTables] = {}
+_WEIGHTS: dict[tuple[Pack, int], list[tuple[int, int, int]]] = {}  # the hot path's part of them
 
 
 def run_tables(pk: Pack, unit: int) -> RunTables:
-    got = _TABLES.get((pk.name, unit))
+    got = _TABLES.get((pk, unit))
     if got is None:
-        got = _TABLES[pk.name, unit] = _build_run_tables(pk.size, [unit + v for v in pk.pos_value], joker_weight(unit))
+        got = _TABLES[pk, unit] = _build_run_tables(pk.size, [unit + v for v in pk.pos_value], joker_weight(unit))
+        _WEIGHTS[pk, unit] = got.weight
     return got
 
 
@@ -166,7 +168,7 @@ def melded_weight(pk: Pack, H: int, jokers: int, unit: int = 0, detail: bool = F
     Weights: ``unit + value`` per card, ``unit + 50`` per joker. With ``detail`` also the
     winning choice: (weight, sets [(pos, suits4, jokers)], joker budget of the runs).
     """
-    tab = run_tables(pk, unit).weight
+    tab = _WEIGHTS.get((pk, unit)) or run_tables(pk, unit).weight
     m0 = H & 0xFFFF
     m1 = H >> 16 & 0xFFFF
     m2 = H >> 32 & 0xFFFF
@@ -182,7 +184,7 @@ def melded_weight(pk: Pack, H: int, jokers: int, unit: int = 0, detail: bool = F
     configs: list[tuple[int, int, int, tuple]] = [(0, 0, 0, ())]  # removed, weight, jokers, sets
     opts = _SET_OPTIONS[jokers]
     value = pk.pos_value
-    jw = joker_weight(unit)
+    jw = unit + JOKER_VALUE
     while cand:
         low = cand & -cand
         p = low.bit_length() - 1
@@ -221,7 +223,7 @@ def penalty(pk: Pack, H: int, jokers: int, value: int) -> int:
 
 def closable(pk: Pack, H: int, jokers: int, value: int, limit: int) -> bool:
     """The 7 cards may close: at most one unmatched card, worth at most ``limit``."""
-    left = value + UNIT * H.bit_count() + jokers * joker_weight(UNIT) - melded_weight(pk, H, jokers, UNIT)
+    left = value + UNIT * H.bit_count() + jokers * (UNIT + JOKER_VALUE) - melded_weight(pk, H, jokers, UNIT)
     return left <= UNIT + limit
 
 

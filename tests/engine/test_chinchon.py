@@ -689,3 +689,28 @@ def test_ai_only_match_makes_progress_with_close_limit_zero():
         state.apply(seat, choose(state, seat))
         actions += 1
         assert actions < 20_000
+
+
+@pytest.mark.parametrize("players, options", [(4, {"close_limit": 0, "deck": "spanish48", "target": 30}),
+                                              (2, {"close_limit": 0, "target": 30}), (3, {})])
+def test_ai_takes_only_to_progress(players, options):
+    """What made the loop: a take whose discard gave the gain back (the next seat took that card,
+    and so on). The AI never takes back a card it discarded this round (so a seat takes a card
+    once a round at most), and a take of a card (not a joker) lowers its penalty or closes."""
+    from bot.games.chinchon_ai import choose
+
+    for seed in range(800, 803):
+        state = GAME.new(players, seed=seed, options=options)
+        while not state.is_over and len(state.actions) < 3000:
+            seat = state.to_act[0]
+            action = choose(state, seat)
+            if action != "take":
+                state.apply(seat, action)
+                continue
+            top, before = state.top_discard, deadwood(state.hands[seat], deck=state.pk.name)
+            assert top not in state.discarded[seat], (seed, len(state.actions))
+            state.apply(seat, "take")
+            follow = choose(state, seat)
+            state.apply(seat, follow)
+            if top != "JK" and follow.startswith("discard"):
+                assert deadwood(state.hands[seat], deck=state.pk.name) < before, (seed, len(state.actions))
