@@ -56,6 +56,15 @@ def payouts(state) -> list[int]:
     return [r.payout for r in state.outcome().results]
 
 
+def lay_off_round(hands: dict[int, str]):
+    """Seat 0 draws QC (the top discard is KC) and closes laying it face down, with lay-off:
+    the close's events and the round's result."""
+    state = new(hands, "KC", "QC", options={"lay_off": True})
+    state.apply(0, "draw")
+    events = state.apply(0, "close QC")
+    return events, state.round_results[0]
+
+
 def dump(state, seat: int) -> str:
     """The current seat draws and discards the drawn card."""
     state.apply(seat, "draw")
@@ -515,10 +524,7 @@ def test_lay_off_option():
     plain.apply(0, "draw")
     plain.apply(0, "close QC")
     assert plain.round_results[0]["points"] == [2, 6 + 7 + 9 + 10 + 10 + 10 + 2, 8 + 1 + 1 + 4 + 6 + 10 + 10]
-    state = new(hands, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    events = state.apply(0, "close QC")
-    result = state.round_results[0]
+    events, result = lay_off_round(hands)
     assert sorted(result["hands"][1]["laid_off"]) == ["6H", "7H", "9H"]
     assert result["hands"][1]["laid_off"].index("6H") < result["hands"][1]["laid_off"].index("7H")
     assert result["hands"][2]["laid_off"] == ["8H"]  # onto the run seat 1 extended to 7H
@@ -531,20 +537,14 @@ def test_lay_off_to_best_advantage_and_zero_not_minus_ten():
     # seat 1 alone: the run 5H 6H 7H (33) or the set 7H 7D 7C (30); laying off 5H 6H onto the
     # closer's 2H 3H 4H and 9H onto his 9s, the set is best: only KD is left
     hands = {0: "2H 3H 4H 9C 9D 9S AS", 1: "5H 6H 7H 7D 7C 9H KD", 2: "KS QD JC TD 8S 6D 4C"}
-    state = new(hands, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    state.apply(0, "close QC")
-    result = state.round_results[0]
+    __, result = lay_off_round(hands)
     assert result["points"][1] == 10  # only KD left
     assert result["hands"][1]["melds"] == [["7H", "7D", "7C"]] and result["hands"][1]["unmatched"] == ["KD"]
     assert sorted(result["hands"][1]["laid_off"]) == ["5H", "6H", "9H"]
     assert result["hands"][2]["laid_off"] == []
     # every unmatched card laid off: 0, not −10
     hands = {0: "2H 3H 4H 9C 9D 9S AS", 1: "5H 6H 9H JD JC JS JH", 2: "KS QD TC 8S 6D 4C 2C"}
-    state = new(hands, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    state.apply(0, "close QC")
-    result = state.round_results[0]
+    __, result = lay_off_round(hands)
     assert sorted(result["hands"][1]["laid_off"]) == ["5H", "6H", "9H"] and result["points"][1] == 0
     assert result["hands"][1]["unmatched"] == []
 
@@ -651,18 +651,12 @@ def test_two_jokers_in_the_hand_shown_close_button_and_quick_select():
 def test_nobody_lays_off_onto_a_minus_ten_closer():
     # chinchon.md, Round scoring: "nobody lays off onto a −10 closer"
     seat1 = "7H 9H KS QD JC 2D 4C"  # 7H extends the closer's 3H-6H run, 9H completes his 9s
-    state = new({0: MELDED, 1: seat1, 2: JUNK2}, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    events = state.apply(0, "close QC")
-    result = state.round_results[0]
+    events, result = lay_off_round({0: MELDED, 1: seat1, 2: JUNK2})
     assert result["points"] == [-10, 7 + 9 + 10 + 10 + 10 + 2 + 4, 61]
     assert result["hands"][1]["laid_off"] == [] and result["hands"][2]["laid_off"] == []
     assert not [p for p in events[1].phrases if p.key == "chinchon.lays_off"]
     # the same hands lay off onto a closer who scores 1 (AS unmatched)
-    state = new({0: "4H 5H 6H 9C 9D 9S AS", 1: seat1, 2: JUNK2}, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    state.apply(0, "close QC")
-    result = state.round_results[0]
+    __, result = lay_off_round({0: "4H 5H 6H 9C 9D 9S AS", 1: seat1, 2: JUNK2})
     assert result["points"][0] == 1
     assert sorted(result["hands"][1]["laid_off"]) == ["7H", "9H"] and result["hands"][2]["laid_off"] == ["8H"]
 
@@ -670,10 +664,7 @@ def test_nobody_lays_off_onto_a_minus_ten_closer():
 def test_a_joker_lays_off_only_onto_a_meld_without_one():
     # the closer's melds: 3H 4H JK=5H (a joker already) and 8C 9C TC: seat 1's joker extends the clubs
     hands = {0: "3H 4H JK 8C 9C TC AS", 1: "JK KS QD 2D 4C 6S 7D", 2: "KD QH JS 2C 8H 5S 7S"}
-    state = new(hands, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    state.apply(0, "close QC")
-    result = state.round_results[0]
+    __, result = lay_off_round(hands)
     assert result["points"][0] == 1
     assert result["hands"][1]["laid_off"] == ["JK=JC"] and result["points"][1] == 10 + 10 + 2 + 4 + 6 + 7
 
