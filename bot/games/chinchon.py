@@ -9,6 +9,11 @@ Public API:
   -> list[str]``, ``is_chinchon(cards7, deck="french") -> bool``, ``arrange(cards, deck="french")
   -> Arrangement``; ``PHRASES``: every phrase key the engine emits, with an English template.
 
+The engine's modules: :mod:`.chinchon_cards` (packs, card codes, hands as bit masks),
+:mod:`.chinchon_melds` (the meld search and the evaluation API, re-exported here),
+:mod:`.chinchon_scoring` (a round's hands and the lay-off), :mod:`.chinchon_match` (totals,
+buy-backs, the match's end) and this one (the state: deal, turns, rules, views).
+
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
 - Jokers (2, with 3–4 seats) are in the pack for the whole match when the match *starts* with
@@ -41,7 +46,8 @@ from typing import Any, Sequence
 from ..i18n import N_, _, ngettext
 from .base import Event, Game, IllegalAction, NotACard, Phrase, pack_order, reshuffle_rng, round_rng, split_action
 from .chinchon_cards import HAND_SIZE, JOKER, PACKS, Pack, get_pack, hand_mask
-from .chinchon_melds import UNIT, Arrangement, arrange, arrangement, can_close, close_cards, closable, deadwood, is_chinchon
+from .chinchon_melds import (UNIT, Arrangement, arrange, arrangement, can_close, close_cards, closable, deadwood,
+                             is_chinchon)
 from .chinchon_match import BOUGHT_BACK, ChinchonMatch
 from .chinchon_scoring import score_round
 
@@ -400,5 +406,5 @@ def _copy_results(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 GAME = Game.of(ChinchonState, deck="french", close_limit=5, lay_off=False, target=100)
 
-__all__ = ["GAME", "HAND_SIZE", "JOKER", "PACKS", "PHRASES", "Arrangement", "ChinchonState", "Pack", "arrange", "can_close",
-           "deadwood", "get_pack", "is_chinchon", "BOUGHT_BACK"]
+__all__ = ["BOUGHT_BACK", "GAME", "HAND_SIZE", "JOKER", "PACKS", "PHRASES", "Arrangement", "ChinchonState", "Pack",
+           "arrange", "can_close", "deadwood", "get_pack", "is_chinchon"]

@@ -64,7 +64,6 @@ class ChinchonMatch(MatchOfRounds):
                 return s
         raise RuntimeError("nobody is in the match")
 
-
     # -- between rounds ------------------------------------------------------------------------
 
     def _reached(self, seats: list[int], result: dict[str, Any]) -> list[Phrase]:

@@ -1,8 +1,10 @@
 """Chinchón's meld search: the best arrangement of a hand, its penalty, whether it closes.
 
-Sets are enumerated (a rank with 3+ cards, or 2+ cards and a joker to spare); what is left of
-each suit goes to run tables precomputed per pack (one suit's cards are a 16-bit mask, see
-:mod:`.chinchon_cards`), and the jokers are shared out among the suits.
+A meld holds one joker at most (chinchon.md, Melds). Sets are enumerated (a rank with 3+
+cards, or 2+ cards and a joker to spare); what is left of each suit goes to run tables
+precomputed per pack (one suit's cards are a 16-bit mask, see :mod:`.chinchon_cards`), and the
+jokers left are shared out among the suits. The search is exact (the engine tests compare it
+with a brute force over every choice of melds).
 
 The public API of the module works on hand masks (:func:`~.chinchon_cards.hand_mask`):
 :func:`melded_weight`, :func:`penalty`, :func:`closable`, :func:`close_cards`,
