@@ -45,15 +45,15 @@ class RunTables(NamedTuple):
     jokers: list[tuple[int, int, int]]
 
 
-_TABLES: dict[tuple[Pack, int], RunTables] = {}
-_WEIGHTS: dict[tuple[Pack, int], list[tuple[int, int, int]]] = {}  # the hot path's part of them
+_TABLES: dict[tuple[str, int], RunTables] = {}  # by pack name and unit
+_WEIGHTS: dict[tuple[str, int], list[tuple[int, int, int]]] = {}  # the hot path's part of them
 
 
 def run_tables(pk: Pack, unit: int) -> RunTables:
-    got = _TABLES.get((pk, unit))
+    got = _TABLES.get((pk.name, unit))
     if got is None:
-        got = _TABLES[pk, unit] = _build_run_tables(pk.size, [unit + v for v in pk.pos_value], joker_weight(unit))
-        _WEIGHTS[pk, unit] = got.weight
+        got = _TABLES[pk.name, unit] = _build_run_tables(pk.size, [unit + v for v in pk.pos_value], joker_weight(unit))
+        _WEIGHTS[pk.name, unit] = got.weight
     return got
 
 
@@ -170,7 +170,7 @@ def melded_weight(pk: Pack, H: int, jokers: int, unit: int = 0, detail: bool = F
     Weights: ``unit + value`` per card, ``unit + 50`` per joker. With ``detail`` also the
     winning choice: (weight, sets [(pos, suits4, jokers)], joker budget of the runs).
     """
-    tab = _WEIGHTS.get((pk, unit)) or run_tables(pk, unit).weight
+    tab = _WEIGHTS.get((pk.name, unit)) or run_tables(pk, unit).weight
     m0 = H & 0xFFFF
     m1 = H >> 16 & 0xFFFF
     m2 = H >> 32 & 0xFFFF
