@@ -6,8 +6,10 @@ down when the hand can close).
 
 It uses only what the seat knows: its hand and the discard pile (every discard was public).
 
-- **Take** the top discard only when it ends up in a meld and lowers the best penalty the
-  hand can keep after discarding (a joker is always taken); otherwise draw.
+- **Take** the top discard only when it ends up in a meld and lowers the penalty: the hand
+  can close with it, or the discard it would then make keeps the gain (a joker is always
+  taken); otherwise draw. Never take back a card it discarded itself this round: so a seat
+  takes a card once a round at most, and seats cannot pass cards round for ever.
 - **Close** whenever it can, laying face down the card that leaves the lowest penalty —
   unless closing scores more than −10 and a −10 looks likely: the cards that would complete
   the hand (counted among the unseen cards) give at least an even chance of drawing one by
@@ -17,17 +19,21 @@ It uses only what the seat knows: its hand and the discard pile (every discard w
   that would pair with one; never a joker while it holds anything else. A card is live while
   it may still be drawn: after a reshuffle, a card never shown this round is held by an
   opponent. After ``_STALL_RESHUFFLES`` reshuffles in a round (players keeping what the others
-  need), it keeps the cards that may still meld before the low ones.
+  need), it keeps the fewest unmatched cards, then the cards that may still meld before the
+  low ones.
 - **Buy back** when the total it would restart from leaves at least a fifth of the target
   (at least 10 points) to play with.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 
 from .base import ai_chooser
-from .chinchon import JOKER, ChinchonState, _hand_mask, _indices, _penalty, _search, _unmatched
+from .chinchon import ChinchonState
+from .chinchon_cards import JOKER, hand_mask, indices
+from .chinchon_melds import close_cards, melded_weight, penalty, unmatched
 
 _PAIR_WEIGHT = 1.5  # points per live card that would meld two unmatched cards
 _SINGLE_WEIGHT = 0.25  # points per live card that would pair with an unmatched card
@@ -125,14 +131,14 @@ class _Outs:
 
 def _keep_key(pk, H: int, jokers: int, outs: _Outs, stalled: bool) -> tuple:
     """How good keeping the cards ``H`` (+ ``jokers``) is (lower is better)."""
-    left, spare = _unmatched(pk, H, jokers)
+    left, spare = unmatched(pk, H, jokers)
     if not left and not spare:
         return (-10, -10)
-    unmatched = _indices(left)
-    pen = sum(pk.value[i] for i in unmatched) + 50 * spare
-    live_outs = outs(unmatched)
-    if stalled:  # nobody closes while holding dead cards: keep the cards that may still meld
-        return (-live_outs, pen)
+    loose = indices(left)
+    pen = sum(pk.value[i] for i in loose) + 50 * spare
+    live_outs = outs(loose)
+    if stalled:  # nobody closes while holding dead cards: the fewest unmatched cards, then the
+        return (len(loose) + spare, -live_outs, pen)  # cards that may still meld, then low ones
     return (pen - live_outs, pen)
 
 
@@ -142,9 +148,9 @@ def _without(cards: list[str], card: str) -> list[str]:
     return rest
 
 
-def _best_discard(state: ChinchonState, seat: int, candidates: list[str]) -> str:
+def _best_discard(state: ChinchonState, seat: int, hand: list[str], candidates: list[str]) -> str:
     pk = state.pk
-    H, jokers, value = _hand_mask(pk, state.hands[seat])
+    H, jokers, value = hand_mask(pk, hand)
     outs = _Outs(pk, *_live(state, seat))
     stalled = state.reshuffles >= _STALL_RESHUFFLES
     plain = [c for c in candidates if c != JOKER]
@@ -164,8 +170,8 @@ def _best_close(state: ChinchonState, seat: int, cards: list[str]) -> tuple[str,
     pk = state.pk
     best = None
     for card in cards:
-        H, jokers, value = _hand_mask(pk, _without(state.hands[seat], card))
-        pen = _penalty(pk, H, jokers, value)
+        H, jokers, value = hand_mask(pk, _without(state.hands[seat], card))
+        pen = penalty(pk, H, jokers, value)
         if best is None or pen < best[1]:
             best = (card, pen)
     return best
@@ -175,8 +181,8 @@ def _minus_ten_chance(state: ChinchonState, seat: int, keep: list[str]) -> float
     """The chance that one of the next two cards drawn lets the 7 ``keep`` cards close with −10
     (replacing their one unmatched card)."""
     pk = state.pk
-    H, jokers, value = _hand_mask(pk, keep)
-    left, spare = _unmatched(pk, H, jokers)
+    H, jokers, value = hand_mask(pk, keep)
+    left, spare = unmatched(pk, H, jokers)
     if spare or left.bit_count() != 1:
         return 0.0
     u = left.bit_length() - 1
@@ -187,10 +193,10 @@ def _minus_ten_chance(state: ChinchonState, seat: int, keep: list[str]) -> float
     if not total:
         return 0.0
     outs = 0
-    if live_jokers and _search(pk, base, jokers + 1, 0) == rest + 50 * (jokers + 1):
+    if live_jokers and melded_weight(pk, base, jokers + 1, 0) == rest + 50 * (jokers + 1):
         outs += live_jokers
     for idx, count in enumerate(live):
-        if count and _search(pk, base | 1 << idx, jokers, 0) == rest + pk.value[idx] + 50 * jokers:
+        if count and melded_weight(pk, base | 1 << idx, jokers, 0) == rest + pk.value[idx] + 50 * jokers:
             outs += count
     miss = 1.0 - outs / total
     return 1.0 - miss * miss
@@ -198,24 +204,47 @@ def _minus_ten_chance(state: ChinchonState, seat: int, keep: list[str]) -> float
 
 def _choose_draw(state: ChinchonState, seat: int) -> str:
     top = state.pile[-1]
+    if top in state.discarded[seat]:
+        return "draw"  # never one's own discard back: a seat takes a card once a round at most
     if top == JOKER:
         return "take"
     pk = state.pk
     hand = state.hands[seat]
-    H, jokers, value = _hand_mask(pk, hand)
-    now = _penalty(pk, H, jokers, value)
+    H, jokers, value = hand_mask(pk, hand)
+    now = penalty(pk, H, jokers, value)
     idx = pk.index[top]
     H8 = H | 1 << idx
     value8 = value + pk.value[idx]
     best = None
-    for d in _indices(H):
-        pen = _penalty(pk, H8 ^ (1 << d), jokers, value8 - pk.value[d])
+    for d in indices(H):
+        pen = penalty(pk, H8 ^ (1 << d), jokers, value8 - pk.value[d])
         if best is None or pen < best[0]:
             best = (pen, d)
-    if best is None or best[0] >= now:
+    if best[0] >= now or unmatched(pk, H8 ^ (1 << best[1]), jokers)[0] >> idx & 1:
+        return "draw"  # no gain, or not from a meld with the card taken
+    if close_cards(pk, H8, jokers, value8, state.close_limit):
+        return "take"  # and close
+    # the discard it would make after taking must keep the gain
+    card = _best_discard(state, seat, hand + [top], pk.sorted(hand))
+    d = pk.index[card]
+    if d != best[1] and (penalty(pk, H8 ^ (1 << d), jokers, value8 - pk.value[d]) >= now
+                         or unmatched(pk, H8 ^ (1 << d), jokers)[0] >> idx & 1):
         return "draw"
-    left, _ = _unmatched(pk, H8 ^ (1 << best[1]), jokers)
-    return "draw" if left >> idx & 1 else "take"
+    global _plan
+    _plan = (weakref.ref(state), len(state.actions) + 1, seat, card)
+    return "take"
+
+
+#: (the state, its action count, the seat, the card): the discard worked out with a take, for
+#: the decision that follows it (the same question on the same cards: a memo, nothing more)
+_plan: tuple = ()
+
+
+def _planned(state: ChinchonState, seat: int) -> str | None:
+    plan = _plan
+    if plan and plan[0]() is state and plan[1] == len(state.actions) and plan[2] == seat:
+        return plan[3]
+    return None
 
 
 def _choose_discard(state: ChinchonState, seat: int, legal: list[str]) -> str:
@@ -227,7 +256,10 @@ def _choose_discard(state: ChinchonState, seat: int, legal: list[str]) -> str:
         if _minus_ten_chance(state, seat, _without(state.hands[seat], card)) < _WAIT_CHANCE:
             return f"close {card}"
         return f"discard {card}"
-    return "discard " + _best_discard(state, seat, [a.split()[1] for a in legal if a.startswith("discard ")])
+    card = _planned(state, seat)
+    if card is None or f"discard {card}" not in legal:
+        card = _best_discard(state, seat, state.hands[seat], [a.split()[1] for a in legal if a.startswith("discard ")])
+    return f"discard {card}"
 
 
 def _buy_back(state: ChinchonState, seat: int) -> bool:
@@ -251,4 +283,4 @@ def quick_select(state: ChinchonState, seat: int) -> list[str]:
     closes = state.close_cards(seat)
     if closes:
         return [_best_close(state, seat, closes)[0]]
-    return [_best_discard(state, seat, state.discardable(seat))]
+    return [_best_discard(state, seat, state.hands[seat], state.discardable(seat))]

@@ -56,6 +56,15 @@ def payouts(state) -> list[int]:
     return [r.payout for r in state.outcome().results]
 
 
+def lay_off_round(hands: dict[int, str]):
+    """Seat 0 draws QC (the top discard is KC) and closes laying it face down, with lay-off:
+    the close's events and the round's result."""
+    state = new(hands, "KC", "QC", options={"lay_off": True})
+    state.apply(0, "draw")
+    events = state.apply(0, "close QC")
+    return events, state.round_results[0]
+
+
 def dump(state, seat: int) -> str:
     """The current seat draws and discards the drawn card."""
     state.apply(seat, "draw")
@@ -93,7 +102,7 @@ def test_values_sets_runs_and_aces():
 def test_jokers():
     assert deadwood("JK 5H 7H") == -10  # the joker stands for 6H
     assert deadwood("JK 5H 5D") == -10
-    assert deadwood("JK JK 5H") == -10  # a card and two jokers
+    assert deadwood("JK JK 5H") == 105  # a card and two jokers is no meld: one joker per meld
     assert deadwood("JK AS 4H 7D TC KS 5C") == 50 + 1 + 4 + 7 + 10 + 10 + 5  # unmatched joker: 50
     assert deadwood("3H 4H JK 6H 9C 9D 9S") == -10  # fully melded with a joker
     assert not is_chinchon("AH 2H JK 4H 5H 6H 7H")  # a run of 7 with a joker is no chinchón
@@ -102,8 +111,8 @@ def test_jokers():
     assert arr.unmatched == ["KD"] and arr.deadwood == 10
     arr = arrange("JK 5H 5D 9C 9D 9S KD")
     assert arr.melds == [["JK=5S", "5H", "5D"], ["9S", "9D", "9C"]] and arr.unmatched == ["KD"]
-    # a spare joker joins a run
-    assert arrange("JK JK 3H 4H 5H").melds == [["3H", "4H", "5H", "JK=6H", "JK=7H"]]
+    # a spare joker joins a run, one joker a run: the other is left unmatched
+    assert arrange("JK JK 3H 4H 5H").melds == [["3H", "4H", "5H", "JK=6H"]]
     with pytest.raises(ValueError):
         deadwood("JK JK JK 5H")
     with pytest.raises(ValueError):
@@ -515,10 +524,7 @@ def test_lay_off_option():
     plain.apply(0, "draw")
     plain.apply(0, "close QC")
     assert plain.round_results[0]["points"] == [2, 6 + 7 + 9 + 10 + 10 + 10 + 2, 8 + 1 + 1 + 4 + 6 + 10 + 10]
-    state = new(hands, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    events = state.apply(0, "close QC")
-    result = state.round_results[0]
+    events, result = lay_off_round(hands)
     assert sorted(result["hands"][1]["laid_off"]) == ["6H", "7H", "9H"]
     assert result["hands"][1]["laid_off"].index("6H") < result["hands"][1]["laid_off"].index("7H")
     assert result["hands"][2]["laid_off"] == ["8H"]  # onto the run seat 1 extended to 7H
@@ -531,20 +537,14 @@ def test_lay_off_to_best_advantage_and_zero_not_minus_ten():
     # seat 1 alone: the run 5H 6H 7H (33) or the set 7H 7D 7C (30); laying off 5H 6H onto the
     # closer's 2H 3H 4H and 9H onto his 9s, the set is best: only KD is left
     hands = {0: "2H 3H 4H 9C 9D 9S AS", 1: "5H 6H 7H 7D 7C 9H KD", 2: "KS QD JC TD 8S 6D 4C"}
-    state = new(hands, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    state.apply(0, "close QC")
-    result = state.round_results[0]
+    __, result = lay_off_round(hands)
     assert result["points"][1] == 10  # only KD left
     assert result["hands"][1]["melds"] == [["7H", "7D", "7C"]] and result["hands"][1]["unmatched"] == ["KD"]
     assert sorted(result["hands"][1]["laid_off"]) == ["5H", "6H", "9H"]
     assert result["hands"][2]["laid_off"] == []
     # every unmatched card laid off: 0, not −10
     hands = {0: "2H 3H 4H 9C 9D 9S AS", 1: "5H 6H 9H JD JC JS JH", 2: "KS QD TC 8S 6D 4C 2C"}
-    state = new(hands, "KC", "QC", options={"lay_off": True})
-    state.apply(0, "draw")
-    state.apply(0, "close QC")
-    result = state.round_results[0]
+    __, result = lay_off_round(hands)
     assert sorted(result["hands"][1]["laid_off"]) == ["5H", "6H", "9H"] and result["points"][1] == 0
     assert result["hands"][1]["unmatched"] == []
 
@@ -595,3 +595,113 @@ def test_ai_buys_back_while_the_match_is_winnable():
     assert state.totals == [10, 58] and state.to_act == (1,)
     state.totals[0] = 45  # back in at 45 of 50: not worth a stake
     assert choose(state, 1) == "decline"
+
+
+# --------------------------------------------------------------------------------------------
+# issue #18: at most one joker per meld; no lay-off onto a −10 closer; the AI makes progress
+
+
+def test_a_card_and_two_jokers_is_no_meld():
+    # chinchon.md, Melds: "`5H JK JK` is not a meld"
+    assert deadwood("5H JK JK") == 5 + 50 + 50
+    arr = arrange("5H JK JK")
+    assert arr.melds == [] and arr.unmatched == ["5H", "JK", "JK"] and arr.deadwood == 105
+
+
+def test_two_cards_and_two_jokers_leave_one_joker_unmatched():
+    # chinchon.md, Melds: "in `3H 4H JK JK` one joker is unmatched"
+    assert deadwood("3H 4H JK JK") == 50
+    arr = arrange("3H 4H JK JK")
+    assert arr.melds == [["3H", "4H", "JK=5H"]] and arr.unmatched == ["JK"]
+
+
+def test_each_joker_in_a_meld_of_its_own():
+    # 3H 4H JK JK 9C 9D 9S: the run cannot hold both jokers, but the set 9C 9D 9S takes the
+    # second one (standing for 9H: a set is 3–4 cards): fully melded, one joker per meld, −10
+    assert deadwood("3H 4H JK JK 9C 9D 9S") == -10
+    arr = arrange("3H 4H JK JK 9C 9D 9S")
+    assert arr.melds == [["3H", "4H", "JK=5H"], ["9S", "JK=9H", "9D", "9C"]] and arr.unmatched == []
+    # with four 9s, two sets of two 9s and a joker each leave 3H 4H (7)
+    arr = arrange("3H 4H JK JK 9C 9D 9S 9H")
+    assert arr.melds == [["9S", "9H", "JK=9D"], ["JK=9S", "9D", "9C"]] and arr.unmatched == ["3H", "4H"]
+
+
+def test_two_jokers_with_one_card_do_not_close():
+    # 5H JK JK used to be a meld: this hand closed for 2 (the 2C); now one joker stays
+    # unmatched beside 5H and 2C (9C 9D 9S JK takes the other)
+    assert deadwood("5H JK JK 9C 9D 9S 2C") == 5 + 50 + 2
+    assert can_close("5H JK JK 9C 9D 9S 2C KD") == []
+    assert can_close("5H JK JK 9C 9D 9S 9H KD", close_limit=5) == ["KD"]  # 9C 9D JK + 9S 9H JK, 5H
+    assert deadwood("AH 2H 3H 4H 5H 6H JK JK") == -10  # AH 2H 3H JK + 4H 5H 6H JK
+
+
+def test_two_jokers_in_the_hand_shown_close_button_and_quick_select():
+    from bot.games.chinchon_ai import choose, quick_select
+
+    state = new({0: "5H JK JK 9C 9D 9S 2C", 1: JUNK1, 2: JUNK2}, "KC", "KH")
+    state.apply(0, "draw")
+    view = state.view(0)
+    assert view["can_close"] == [] and not [a for a in view["legal"] if a.startswith("close")]
+    assert view["arrangement"] == {"melds": [["9S", "JK=9H", "9D", "9C"]], "unmatched": ["2C", "5H", "KH", "JK"],
+                                   "deadwood": 2 + 5 + 10 + 50}
+    action = choose(state, 0)
+    assert action.startswith("discard ") and quick_select(state, 0) == [action.split()[1]]
+
+
+def test_nobody_lays_off_onto_a_minus_ten_closer():
+    # chinchon.md, Round scoring: "nobody lays off onto a −10 closer"
+    seat1 = "7H 9H KS QD JC 2D 4C"  # 7H extends the closer's 3H-6H run, 9H completes his 9s
+    events, result = lay_off_round({0: MELDED, 1: seat1, 2: JUNK2})
+    assert result["points"] == [-10, 7 + 9 + 10 + 10 + 10 + 2 + 4, 61]
+    assert result["hands"][1]["laid_off"] == [] and result["hands"][2]["laid_off"] == []
+    assert not [p for p in events[1].phrases if p.key == "chinchon.lays_off"]
+    # the same hands lay off onto a closer who scores 1 (AS unmatched)
+    __, result = lay_off_round({0: "4H 5H 6H 9C 9D 9S AS", 1: seat1, 2: JUNK2})
+    assert result["points"][0] == 1
+    assert sorted(result["hands"][1]["laid_off"]) == ["7H", "9H"] and result["hands"][2]["laid_off"] == ["8H"]
+
+
+def test_a_joker_lays_off_only_onto_a_meld_without_one():
+    # the closer's melds: 3H 4H JK=5H (a joker already) and 8C 9C TC: seat 1's joker extends the clubs
+    hands = {0: "3H 4H JK 8C 9C TC AS", 1: "JK KS QD 2D 4C 6S 7D", 2: "KD QH JS 2C 8H 5S 7S"}
+    __, result = lay_off_round(hands)
+    assert result["points"][0] == 1
+    assert result["hands"][1]["laid_off"] == ["JK=JC"] and result["points"][1] == 10 + 10 + 2 + 4 + 6 + 7
+
+
+def test_ai_only_match_makes_progress_with_close_limit_zero():
+    # seed 810 used to loop from action ~442: two seats taking each other's discards for ever
+    from bot.games.chinchon_ai import choose
+
+    state = GAME.new(4, seed=810, options={"close_limit": 0, "deck": "spanish48", "target": 30})
+    actions = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, choose(state, seat))
+        actions += 1
+        assert actions < 20_000
+
+
+@pytest.mark.parametrize("players, options", [(4, {"close_limit": 0, "deck": "spanish48", "target": 30}),
+                                              (2, {"close_limit": 0, "target": 30}), (3, {})])
+def test_ai_takes_only_to_progress(players, options):
+    """What made the loop: a take whose discard gave the gain back (the next seat took that card,
+    and so on). The AI never takes back a card it discarded this round (so a seat takes a card
+    once a round at most), and a take of a card (not a joker) lowers its penalty or closes."""
+    from bot.games.chinchon_ai import choose
+
+    for seed in range(800, 803):
+        state = GAME.new(players, seed=seed, options=options)
+        while not state.is_over and len(state.actions) < 3000:
+            seat = state.to_act[0]
+            action = choose(state, seat)
+            if action != "take":
+                state.apply(seat, action)
+                continue
+            top, before = state.top_discard, deadwood(state.hands[seat], deck=state.pk.name)
+            assert top not in state.discarded[seat], (seed, len(state.actions))
+            state.apply(seat, "take")
+            follow = choose(state, seat)
+            state.apply(seat, follow)
+            if top != "JK" and follow.startswith("discard"):
+                assert deadwood(state.hands[seat], deck=state.pk.name) < before, (seed, len(state.actions))

@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import combinations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
@@ -232,10 +232,11 @@ def split(card: str) -> tuple[str, str]:
 
 
 def brute_is_meld(deck: str, cards) -> bool:
-    """3+ cards: one rank (at most 4, distinct suits) or a run of one suit; jokers fill in."""
+    """3+ cards: one rank (at most 4, distinct suits) or a run of one suit; one joker at most
+    fills in."""
     real = [split(c) for c in cards if c != "JK"]
     size = len(cards)
-    if size < 3 or not real or len(set(real)) != len(real):
+    if size < 3 or size - len(real) > 1 or len(set(real)) != len(real):
         return False
     ranks = {r for r, _ in real}
     if len(ranks) == 1 and size <= 4:
@@ -295,6 +296,8 @@ def hands(draw, max_size=8):
 
 @settings(max_examples=600, deadline=None)
 @given(data=hands())
+@example(data=("french", "3H 4H JK JK 9C 9D 9S 9H".split()))  # two sets of 9s with a joker each
+@example(data=("spanish40", "12O 11O JK JK 1C 2C 3C".split()))  # one joker a meld, both used
 def test_deadwood_and_arrange_match_brute_force(data):
     deck, hand = data
     want = brute_deadwood(deck, hand)
