@@ -59,7 +59,8 @@ class ConcanUI(CopyTokensUI):
     lobby_options = (
         LobbyOption(C_("option name", "rounds"), N_("Rounds in the set (default 9)"), int, 1, 20, label=N_("rounds")),
         LobbyOption(C_("option name", "open_min"), N_("What a player's first melds must be worth (default 51)"),
-                    int, 10, 150, label=N_("opening")),
+                    # above ~130 a table waits long for a hand that opens, above 140 forever
+                    int, 10, 120, label=N_("opening")),
     )
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:

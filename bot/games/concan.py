@@ -100,6 +100,10 @@ PHRASES: dict[str, str] = {
 PACK: tuple[str, ...] = FULL_DECK + FULL_DECK + (JOKER, JOKER)
 
 
+#: The most a first lay-down can be worth: 14 cards (one is kept to discard) of 10 points.
+MAX_OPENING = 14 * 10
+
+
 class ConcanState(TablePlay, MatchOfRounds):
     """A set of Concan rounds. Seats play in order 0, 1, ..., N-1, 0, ...; the moves between
     the draw and the discard (open, meld, layoff, swap, announce) are
@@ -118,8 +122,8 @@ class ConcanState(TablePlay, MatchOfRounds):
         open_min = int(opts["open_min"])
         if not 1 <= rounds <= 20:
             raise ValueError("rounds must be 1–20")
-        if not 0 <= open_min <= 500:
-            raise ValueError("open_min must be 0–500")
+        if not 0 <= open_min <= MAX_OPENING:
+            raise ValueError(f"open_min must be 0–{MAX_OPENING}: no hand can open with more")
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         self.num_players = n

@@ -350,7 +350,7 @@ def test_take_must_leave_a_card_to_discard():
     state = new(["7C", "7S 7H KH KS KD QH QS QD JH JS JD TH TS TD"], stock="2D")
     first_discard(state, "7C")
     assert "take" in state.legal_actions(1)  # leaving out TH TS TD still gives 21 + 90
-    state = new(["7C", "7S 7H KH KS KD QH QS QD JH JS JD TH TS TD"], stock="2D", open_min=141)
+    state = new(["7C", "7S 7H KH KS KD QH QS QD JH JS JD TH TS TD"], stock="2D", open_min=140)
     first_discard(state, "7C")
     assert state.legal_actions(1) == ["draw"]
 
@@ -694,3 +694,11 @@ def test_view_of_a_finished_set_and_random_seeded_play_reproducible():
         a.apply(seat, action)
         b.apply(seat, action)
     assert a.view(0) == b.view(0)
+
+
+def test_an_opening_no_hand_can_reach_is_refused():
+    """15 cards, one kept to discard: at most 14 cards of 10 points can open (a lobby at 150
+    would wait forever)."""
+    GAME.new(2, seed=1, options={"open_min": 140})
+    with pytest.raises(ValueError, match="0–140"):
+        GAME.new(2, seed=1, options={"open_min": 141})
