@@ -315,9 +315,9 @@ def settle_win(n: int, seat: int, cards20: Sequence[str], card: str | None, fact
     pts: list[int | None] = [None] * n
     pts[seat] = points
     name = {"thiên ù": "thiên ù", "chíu ù": "chíu ù"}.get(how, "ù")
-    summary = [Phrase("chan.u_on" if card else "chan.u", {"winner": seat},
-                      {"how": name, "card": card, "factors": ", ".join(FACTORS[f][0] for f in factors),
-                       "points": points})]
+    values = {"how": name, "factors": ", ".join(FACTORS[f][0] for f in factors), "points": points}
+    summary = [Phrase("chan.u_on", {"winner": seat}, {**values, "card": card}) if card
+               else Phrase("chan.u", {"winner": seat}, values)]  # a thiên ù is won on no card
     if ga:
         summary.append(Phrase("chan.ga", {}, {"ga": ga}))
     outcome = outcome_from_transfers(n, seat, ranks, transfers, points=pts, notes=notes, summary=summary)

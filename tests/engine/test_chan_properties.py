@@ -195,3 +195,15 @@ def test_count_matches_brute_force(cards):
     c = count(cards)
     assert (c.trash, c.chan, c.ca) == brute_count(tuple(cards))
     assert 2 * (c.chan + c.ca) + c.trash == len(cards)
+
+
+def test_a_thien_u_names_no_card():
+    """Found by the random-play property (seed 43331033, 2 players): the dealer's hand wins as
+    dealt, on no card, and its summary phrase fills exactly the template without a card."""
+    state = GAME.new(2, seed=43331033)
+    outcome = state.outcome() if state.is_over else None
+    while outcome is None:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+        outcome = state.outcome() if state.is_over else None
+    outcome.check_phrases(PHRASES)
