@@ -51,6 +51,13 @@ class Config:
     notify_quiet_seconds: float = 20.0
     # The bot's share of Discord's global limit (50 calls per second per bot): 80 %.
     rest_calls_per_second: float = 40.0
+    # PostgreSQL only (several processes may share the database): each table is driven by one
+    # process at a time, under a lease it renews every lease_seconds / 3; a table whose driver
+    # stopped renewing is adopted by another process once lease_seconds have passed.
+    lease_seconds: float = 10.0
+    # This process's name in the leases, unique among the live processes on one database
+    # (default: host name and process id).
+    instance_name: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def with_overrides(self, **overrides: Any) -> "Config":
@@ -81,6 +88,8 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
         raise ValueError("rest_calls_per_second must be positive and table_edit_seconds not negative")
     if "://" in config.database and not is_postgres(config.database):
         raise ValueError("database must be a SQLite file path or a postgresql:// URL")
+    if not 1 <= config.lease_seconds <= 3600:
+        raise ValueError("lease_seconds must be between 1 and 3600")
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
     if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:
