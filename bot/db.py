@@ -186,12 +186,16 @@ class LeaseLost(RuntimeError):
 
 @dataclass(frozen=True)
 class Lease:
-    """A process's hold on a table: ``epoch`` grows with each new take, so a write fenced by
-    it fails once anyone (this process included) has taken the table again."""
+    """A process's hold on a table: ``epoch`` grows with each new take (never repeating), so a
+    write fenced by it fails once anyone (this process included) has taken the table again."""
 
     table_id: int
     holder: str
     epoch: int
+
+# A new epoch: the database's clock in milliseconds, and always more than the lease's last one,
+# so that epochs never come back, even after a lease was given up (its row deleted).
+_EPOCH = f"CAST({DB_NOW} * 1000 AS BIGINT)"
 
 # An open table: in a lobby or a game, or finished since ? (its Rematch button still works).
 _OPEN = ("(tables.status IN ('lobby', 'playing') OR (tables.status = 'finished' AND EXISTS"
@@ -453,9 +457,10 @@ class Database:
         when a live lease of another process stands. One statement: of two processes taking
         the same lease, the row lock lets one win and shows the other the winner's lease."""
         row = await self.fetchone(
-            f"INSERT INTO leases (table_id, holder, epoch, expires_at) VALUES (?, ?, 1, {DB_NOW} + ?)"
-            " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder, epoch = leases.epoch + 1,"
-            f" expires_at = excluded.expires_at WHERE leases.holder = excluded.holder OR leases.expires_at < {DB_NOW}"
+            f"INSERT INTO leases (table_id, holder, epoch, expires_at) VALUES (?, ?, {_EPOCH}, {DB_NOW} + ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
+            f" epoch = GREATEST(leases.epoch + 1, {_EPOCH}), expires_at = excluded.expires_at"
+            f" WHERE leases.holder = excluded.holder OR leases.expires_at < {DB_NOW}"
             " RETURNING epoch", (table_id, holder, seconds))
         return None if row is None else row["epoch"]
 
