@@ -53,7 +53,10 @@ async def bot_factory(database: str):
     def build(**overrides):
         options = {"database": database, "ai_delay_seconds": 0, "table_edit_seconds": 0,
                    # the budget counts real seconds, which simulated games do not wait for
-                   "rest_calls_per_second": 1e6, **overrides}
+                   "rest_calls_per_second": 1e6,
+                   # PostgreSQL: leases renewed every 20 simulated seconds (not 3), which hours of
+                   # simulated play would otherwise spend in renewals; one process holds them all
+                   "lease_seconds": 60, **overrides}
         bot = create_bot(load(**options))
         bots.append(bot)
         return bot

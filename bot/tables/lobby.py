@@ -349,7 +349,11 @@ class LobbyFlow(ShowFlow):
         if not isinstance(channel, discord.TextChannel):
             return None  # already in a thread, a DM or a voice chat: play right there
         me = channel.guild.me
-        if me is None or not channel.permissions_for(me).create_public_threads:
+        try:
+            allowed = me is not None and channel.permissions_for(me).create_public_threads
+        except Exception:  # a server this process has not cached (a click routed from another shard's)
+            allowed = True  # Discord refuses the thread if it must, and the table plays in the channel
+        if not allowed:
             return None
         try:
             await self.budget.spend(f"table {table.id}")
