@@ -106,7 +106,7 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
             held, played = await holders(), await moves()
             return len(held) == 6 and all(played.get(t, 0) >= 3 for t in held)
 
-        print(f"started: {await until('six tables under way', all_under_way, 60):.1f} s")
+        await until("six tables under way", all_under_way, 60)
         held = await holders()
         of = {w: sorted(t for t, h in held.items() if h == w) for w in workers}
         assert all(len(tables) == 2 for tables in of.values()), f"each process drives its own tables: {of}"
@@ -114,21 +114,22 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
         # 1. w1 dies: w2 and w3 adopt its tables once its leases expire
         w1.signal(signal.SIGKILL)
         took = await until("w1's tables adopted", lambda: _held_by_others(holders, of["w1"], {"w1"}), 4 * LEASE)
-        assert took <= LEASE + LEASE / 3 + 1.5, f"adopted {took:.1f} s after the kill (lease {LEASE} s)"
+        assert took <= LEASE + LEASE / 3 + 2.5, f"adopted {took:.1f} s after the kill (lease {LEASE} s)"
 
         # 2. w2 freezes past its lease: w3 adopts whatever w2 drives; thawed, w2 stops driving it
         w2.signal(signal.SIGSTOP)
         frozen = await holders()
         w2_tables = sorted(t for t, h in frozen.items() if h == "w2")
-        print("w2 adopted after", await until("w2's tables adopted",
-                                              lambda: _held_by_others(holders, w2_tables, {"w1", "w2"}), 4 * LEASE))
+        took = await until("w2's tables adopted", lambda: _held_by_others(holders, w2_tables, {"w1", "w2"}),
+                           4 * LEASE)
+        assert took <= LEASE + LEASE / 3 + 2.5, f"adopted {took:.1f} s after the freeze (lease {LEASE} s)"
         w2.signal(signal.SIGCONT)
 
         async def all_finished() -> bool:
             rows = await db.fetchall("SELECT status, result_message_id FROM games")
             return len(rows) == 6 and all(r["status"] == "finished" and r["result_message_id"] for r in rows)
 
-        print("finished after", await until("every game finished and its result shown", all_finished, 45))
+        await until("every game finished and its result shown", all_finished, 45)
         await asyncio.sleep(LEASE)  # w2 has found out by now (its renewal fails)
         for w in (w2, w3):
             w.stop()
