@@ -193,8 +193,9 @@ class Lease:
     holder: str
     epoch: int
 
-# A new epoch: the database's clock in milliseconds, and always more than the lease's last one,
-# so that epochs never come back, even after a lease was given up (its row deleted).
+# A new epoch: more than the lease's last one, and the database's clock in milliseconds when
+# that is more, so that epochs never come back, even for a lease whose row was deleted (a day
+# after it expired).
 _EPOCH = f"CAST({DB_NOW} * 1000 AS BIGINT)"
 
 # An open table: in a lobby or a game, or finished since ? (its Rematch button still works).
@@ -476,10 +477,11 @@ class Database:
         return {row["table_id"] for row in rows}
 
     async def release_leases(self, holder: str, held: dict[int, int]) -> None:
-        """Give these leases up (a clean stop, a closed table): another process may take them at once."""
+        """Give these leases up (a clean stop, a closed table): another process may take them at
+        once. The rows stay, expired, so that the next take's epoch is still above theirs."""
         if held:
             await self.execute(
-                "DELETE FROM leases USING unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+                f"UPDATE leases SET expires_at = {DB_NOW} - 1 FROM unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
                 " WHERE leases.table_id = mine.id AND leases.epoch = mine.epoch AND leases.holder = ?",
                 (list(held), list(held.values()), holder))
 

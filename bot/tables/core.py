@@ -85,6 +85,7 @@ class ServiceCore:
         self._listener: Any = None  # the connection that hears routed clicks
         self._routed: dict[int, asyncio.Future] = {}  # clicks routed to another process, until it answers
         self._adopting: dict[int, asyncio.Future] = {}
+        self._scanning: asyncio.Task | None = None  # adopting the orphaned tables
         self._raw: Any = None  # the payloads of the clicks received (a routed click carries its own)
 
 

@@ -127,7 +127,9 @@ class DriveFlow(ShowFlow):
                     self._stop_driving(table, "its lease could not be renewed in time")
             if self._listener is None or self._listener.is_closed():
                 await self._listen()
-            await self._adopt_orphans()
+            # adopting many tables takes a while: the renewals must not wait for it
+            if self._scanning is None or self._scanning.done():
+                self._scanning = self._spawn(self._adopt_orphans(), "adopt-orphans")
             await self._apply_waiting_clicks(list(self.tables))
             if random.random() < 0.05:  # now and then: what nobody will ever need again
                 await self.db.forget_clicks(ROUTED_CLICK_SECONDS)
@@ -138,11 +140,16 @@ class DriveFlow(ShowFlow):
             log.exception("keeping the leases failed; trying again in %.1f s", self.config.lease_seconds / 3)
 
     async def _adopt_orphans(self) -> None:
+        """Adopt, one by one, the open tables no live process drives (in a shuffled order, so
+        that processes scanning at once share them)."""
         orphans = [table_id for table_id in await self.db.tables_to_adopt(self.leases.holder, self._rematch_since())
                    if table_id not in self.tables and table_id not in self.leases.epochs]
-        random.shuffle(orphans)  # several processes adopting at once share the work
+        random.shuffle(orphans)
         for table_id in orphans:
-            await self.adopt(table_id)
+            try:
+                await self.adopt(table_id)
+            except Exception:
+                log.exception("table %s: adopting it failed", table_id)
 
     async def adopt(self, table_id: int) -> Table | None:
         """Drive this table from now on if nobody does (its lease is free or expired): the
@@ -151,7 +158,7 @@ class DriveFlow(ShowFlow):
             return self.tables[table_id]
         pending = self._adopting.get(table_id)
         if pending is None:
-            pending = self._adopting[table_id] = asyncio.ensure_future(self._adopt(table_id))
+            pending = self._adopting[table_id] = self._spawn(self._adopt(table_id), f"adopt-{table_id}")
             pending.add_done_callback(lambda _: self._adopting.pop(table_id, None))
         return await asyncio.shield(pending)
 

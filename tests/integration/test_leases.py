@@ -22,6 +22,13 @@ async def expire(db: Database, holder: str) -> None:
     await db.execute("UPDATE leases SET expires_at = expires_at - 3600 WHERE holder = ?", (holder,))
 
 
+async def beat(service) -> None:
+    """One beat of the service's keeper: renewals, then adoptions (which it runs apart)."""
+    await service._keep()
+    if service._scanning is not None:
+        await service._scanning
+
+
 @pytest.fixture
 async def services(database, monkeypatch):
     quiet_pictures(monkeypatch)
@@ -73,7 +80,7 @@ async def test_one_holder_at_a_time_and_every_write_fenced(database):
             await db.append_action(game, 2, 0, "x", lease=Lease(table, "b", second))
         # given up: free at once, and its epochs never come back
         await db.release_leases("b", {table: third})
-        assert await db.lease_of(table) is None
+        assert not (await db.lease_of(table))["live"]
         fourth = await db.take_lease(table, "a", 10)
         assert fourth is not None and fourth > third
         assert await db.actions(game) == [(0, "d"), (0, "e")]
@@ -108,12 +115,12 @@ async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(service
             break
         await asyncio.sleep(0.01)
     assert a.can_see_hand(table, 0) and list(table.state.to_act) == [0] and a.driven_count() == 1
-    await b._keep()
+    await beat(b)
     assert b.driven_count() == 0, "a's lease is live: nobody else drives its table"
 
     # a stalls (no renewal) past its lease; b adopts the table, as it was
     await expire(a.db, "a")
-    await b._keep()
+    await beat(b)
     adopted = b.tables[table.id]
     assert adopted.state.record() == table.state.record() and adopted.deadline == table.deadline
 
@@ -149,7 +156,7 @@ async def test_a_clean_stop_gives_the_tables_up_at_once(services, database):
     a, b = await services("a", ai_delay_seconds=30), await services("b")
     table = await open_table(a, "phom", ai=2)
     await a.close()  # a clean stop: its leases are given up (no wait for their expiry)
-    await b._keep()
+    await beat(b)
     assert b.driven_count() == 1 and b.tables[table.id].game_id == table.game_id
     lease = await b.db.lease_of(table.id)
     assert lease["holder"] == "b" and lease["live"]
