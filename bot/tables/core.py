@@ -15,10 +15,9 @@ from bot import i18n
 from bot.backends import is_postgres
 from bot.db import Database, LeaseLost
 
-from .leases import Leases, default_holder
-
 from .adapter import GameUI
 from .budget import Budget
+from .leases import Leases, default_holder
 from .model import Table
 
 log = logging.getLogger("bot.tables.service")

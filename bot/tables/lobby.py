@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.db import LeaseLost
 from bot.i18n import _, ngettext, pgettext
 
 from .adapter import GameUI
@@ -153,6 +154,8 @@ class LobbyFlow(ShowFlow):
                     return
                 try:
                     await self._save_table(table, status="cancelled")
+                except LeaseLost:
+                    return  # another process drives the table now
                 except Exception:  # the database is locked or full: the lobby closes a little later
                     failures += 1
                     table.lobby_expires_at = now() + retry_delay(failures)

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.db import LeaseLost
 from bot.games.base import Event, IllegalAction
 from bot.i18n import _
 
@@ -281,6 +282,8 @@ class PlayFlow(ShowFlow):
                     else:
                         await self._time_out(table)
                 failures = 0
+            except LeaseLost:
+                break  # another process drives the table now (this one stopped driving it)
             except Exception:
                 failures += 1
                 delay = retry_delay(failures)
@@ -333,6 +336,8 @@ class PlayFlow(ShowFlow):
             action = ui.ai_action(state, seat) if player.is_ai else ui.timeout_action(state, seat)
             try:
                 await self._apply(table, seat, action)
+            except LeaseLost:
+                return  # another process drives the table now
             except Exception:
                 table.ai_failures += 1
                 retry = retry_delay(table.ai_failures)

@@ -26,6 +26,7 @@ from .play import PlayFlow
 
 __all__ = ["REMATCH_WINDOW", "Refused", "TableService", "now"]
 
+
 class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
     """Every table of the bot: Discord events in, engine actions applied, messages out."""
 
