@@ -57,6 +57,13 @@ class Config:
     # in each, and each its own shard_ids (e.g. 0-1 and 2-3 of 4).
     shard_count: int | None = None
     shard_ids: list[int] | None = None
+    # PostgreSQL only (several processes may share the database): each table is driven by one
+    # process at a time, under a lease it renews every lease_seconds / 3; a table whose driver
+    # stopped renewing is adopted by another process once lease_seconds have passed.
+    lease_seconds: float = 10.0
+    # This process's name in the leases, unique among the live processes on one database
+    # (default: host name and process id).
+    instance_name: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def with_overrides(self, **overrides: Any) -> "Config":
@@ -97,6 +104,8 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
         if not config.shard_ids or len(set(config.shard_ids)) != len(config.shard_ids) or not all(
                 0 <= shard < config.shard_count for shard in config.shard_ids):
             raise ValueError(f"shard_ids must be distinct numbers from 0 to {config.shard_count - 1}")
+    if not 1 <= config.lease_seconds <= 3600:
+        raise ValueError("lease_seconds must be between 1 and 3600")
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
     if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:

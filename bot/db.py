@@ -8,6 +8,7 @@ and action list (its record), the DM messages to edit, and the chip ledger.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, AsyncContextManager, Sequence
 
@@ -141,11 +142,71 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE users ADD COLUMN notify TEXT NOT NULL DEFAULT 'dm';
     """,
+    # 7: several processes on one PostgreSQL database (issue #19). A table is driven by the
+    # process that holds its lease (renewed before expires_at, in the database's clock); each
+    # new take raises the epoch, the fencing token every write of the table checks. A click that
+    # reached a process which does not drive its table waits in routed_clicks for the driver
+    # (the interaction's id is the key: applied at most once). Unused on SQLite (one process).
+    """
+    CREATE TABLE leases (
+        table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+        holder TEXT NOT NULL,
+        epoch INTEGER NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    CREATE INDEX leases_holder ON leases (holder);
+    CREATE TABLE routed_clicks (
+        interaction_id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL,
+        sender TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        taken_by TEXT
+    );
+    CREATE INDEX routed_clicks_table ON routed_clicks (table_id, taken_by);
+    """,
 ]
 
 
 # Every table of the schema, each after the tables it references (the order a copy fills them in).
-TABLES = ("meta", "users", "tables", "games", "game_decks", "actions", "hand_messages", "settlements", "ledger")
+TABLES = ("meta", "users", "tables", "games", "game_decks", "actions", "hand_messages", "settlements", "ledger",
+          "leases", "routed_clicks")
+
+# PostgreSQL's clock, in the seconds since 1970 that leases count in: every process compares
+# leases with the one clock of the database, never with its own (see bot/tables/driving.py).
+DB_NOW = "extract(epoch from clock_timestamp())"
+# Routed clicks and their answers travel on this LISTEN/NOTIFY channel.
+ROUTES_CHANNEL = "chieu_routes"
+
+
+class LeaseLost(RuntimeError):
+    """A write for a table this process no longer drives (another process took its lease):
+    nothing was written."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A process's hold on a table: ``epoch`` grows with each new take (never repeating), so a
+    write fenced by it fails once anyone (this process included) has taken the table again."""
+
+    table_id: int
+    holder: str
+    epoch: int
+
+# A new epoch: more than the lease's last one, and the database's clock in milliseconds when
+# that is more, so that epochs never come back, even for a lease whose row was deleted (a day
+# after it expired).
+_EPOCH = f"CAST({DB_NOW} * 1000 AS BIGINT)"
+
+# An open table: in a lobby or a game, or finished since ? (its Rematch button still works).
+_OPEN = ("(tables.status IN ('lobby', 'playing') OR (tables.status = 'finished' AND EXISTS"
+         " (SELECT 1 FROM games WHERE games.table_id = tables.id AND games.game_no = tables.game_no"
+         " AND games.ended_at >= ?)))")
+
+# The condition a fenced write adds: the lease row is still this holder's at this epoch, and
+# stays so until the write commits (FOR SHARE: a take waits for the write, then sees the lease
+# it must respect).
+_FENCE = "EXISTS (SELECT 1 FROM leases WHERE table_id = ? AND holder = ? AND epoch = ? FOR SHARE)"
 
 
 def now_iso() -> str:
@@ -265,22 +326,31 @@ class Database:
             (guild_id, channel_id, game, json.dumps(options), host_id, json.dumps(seats), now_iso(), guild_name),
         )
 
-    async def update_table(self, table_id: int, **fields: Any) -> None:
+    async def update_table(self, table_id: int, *, lease: Lease | None = None, **fields: Any) -> None:
+        """Change a table's columns; with ``lease``, only while that lease holds (else
+        :class:`LeaseLost`, and nothing changed)."""
         if not fields:
             return
         for key in ("options", "seats", "timeouts"):
             if key in fields:
                 fields[key] = json.dumps(fields[key])
         sets = ", ".join(f"{key} = ?" for key in fields)
-        await self.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
+        if lease is None:
+            await self.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
+            return
+        changed = await self.execute(f"UPDATE tables SET {sets} WHERE id = ? AND {_FENCE}",
+                                     (*fields.values(), table_id, *_fence(lease)))
+        if changed == 0:
+            raise LeaseLost(f"table {table_id}: lease {lease.epoch} of {lease.holder} is gone")
 
     async def open_tables(self, finished_since: str) -> list[Row]:
         """Tables in a lobby or a game, and those whose last game ended since ``finished_since``
         (their Rematch button still works)."""
-        return await self.fetchall(
-            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') OR (status = 'finished' AND EXISTS"
-            " (SELECT 1 FROM games WHERE games.table_id = tables.id AND games.game_no = tables.game_no"
-            " AND games.ended_at >= ?)) ORDER BY id", (finished_since,))
+        return await self.fetchall(f"SELECT * FROM tables WHERE {_OPEN} ORDER BY id", (finished_since,))
+
+    async def open_table(self, table_id: int, finished_since: str) -> Row | None:
+        """The table if it is open (as :meth:`open_tables` counts them)."""
+        return await self.fetchone(f"SELECT * FROM tables WHERE id = ? AND {_OPEN}", (table_id, finished_since))
 
     async def get_table(self, table_id: int) -> Row | None:
         return await self.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -318,14 +388,22 @@ class Database:
         return await self.fetchone("SELECT * FROM games WHERE table_id = ? AND game_no = ?", (table_id, game_no))
 
     async def append_action(self, game_id: int, idx: int, seat: int, action: str,
-                            turn_deadline: float | None = None) -> None:
+                            turn_deadline: float | None = None, *, lease: Lease | None = None) -> None:
         """One move, with the deadline of the turn it starts: a single statement, so the busiest
         write of the bot holds the writer for one round trip. The primary key (game_id, idx)
-        makes a second writer for the same step fail loudly."""
-        await self.execute(
-            "INSERT INTO actions (game_id, idx, seat, action, at, turn_deadline) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, idx, seat, action, now_iso(), turn_deadline),
-        )
+        makes a second writer for the same step fail loudly; ``lease`` (several processes)
+        makes a writer that no longer drives the table fail before it writes (LeaseLost)."""
+        values = (game_id, idx, seat, action, now_iso(), turn_deadline)
+        if lease is None:
+            await self.execute(
+                "INSERT INTO actions (game_id, idx, seat, action, at, turn_deadline) VALUES (?, ?, ?, ?, ?, ?)",
+                values)
+            return
+        written = await self.execute(
+            "INSERT INTO actions (game_id, idx, seat, action, at, turn_deadline) SELECT ?, ?, ?, ?, ?, ?"
+            f" WHERE {_FENCE}", (*values, *_fence(lease)))
+        if written == 0:
+            raise LeaseLost(f"table {lease.table_id}: lease {lease.epoch} of {lease.holder} is gone")
 
     async def last_turn_deadline(self, game_id: int) -> float | None:
         row = await self.fetchone("SELECT turn_deadline FROM actions WHERE game_id = ? ORDER BY idx DESC LIMIT 1",
@@ -372,3 +450,107 @@ class Database:
     async def hand_messages(self, game_id: int) -> dict[int, tuple[int, int]]:
         rows = await self.fetchall("SELECT * FROM hand_messages WHERE game_id = ?", (game_id,))
         return {row["seat"]: (row["channel_id"], row["message_id"]) for row in rows}
+
+    # ---- leases (PostgreSQL: several processes share the database; bot/tables/driving.py)
+    async def take_lease(self, table_id: int, holder: str, seconds: float) -> int | None:
+        """Take the table's lease for ``seconds`` if nobody holds it, it expired, or it is
+        ``holder``'s already (a restarted process of the same name): the new epoch, or None
+        when a live lease of another process stands. One statement: of two processes taking
+        the same lease, the row lock lets one win and shows the other the winner's lease."""
+        row = await self.fetchone(
+            f"INSERT INTO leases (table_id, holder, epoch, expires_at) VALUES (?, ?, {_EPOCH}, {DB_NOW} + ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
+            f" epoch = GREATEST(leases.epoch + 1, {_EPOCH}), expires_at = excluded.expires_at"
+            f" WHERE leases.holder = excluded.holder OR leases.expires_at < {DB_NOW}"
+            " RETURNING epoch", (table_id, holder, seconds))
+        return None if row is None else row["epoch"]
+
+    async def renew_leases(self, holder: str, held: dict[int, int], seconds: float) -> set[int]:
+        """Extend the leases ``held`` (table -> epoch) that are still this holder's at that
+        epoch; returns the tables renewed (the others are lost)."""
+        if not held:
+            return set()
+        rows = await self.fetchall(
+            f"UPDATE leases SET expires_at = {DB_NOW} + ? FROM unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+            " WHERE leases.table_id = mine.id AND leases.epoch = mine.epoch AND leases.holder = ?"
+            " RETURNING leases.table_id", (seconds, list(held), list(held.values()), holder))
+        return {row["table_id"] for row in rows}
+
+    async def release_leases(self, holder: str, held: dict[int, int]) -> None:
+        """Give these leases up (a clean stop, a closed table): another process may take them at
+        once. The rows stay, expired, so that the next take's epoch is still above theirs."""
+        if held:
+            await self.execute(
+                f"UPDATE leases SET expires_at = {DB_NOW} - 1 FROM unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+                " WHERE leases.table_id = mine.id AND leases.epoch = mine.epoch AND leases.holder = ?",
+                (list(held), list(held.values()), holder))
+
+    async def lease_of(self, table_id: int) -> Row | None:
+        """The table's lease: ``holder``, ``epoch`` and ``live`` (not expired)."""
+        return await self.fetchone(
+            f"SELECT holder, epoch, expires_at > {DB_NOW} AS live FROM leases WHERE table_id = ?", (table_id,))
+
+    async def check_lease(self, lease: Lease) -> None:
+        """Inside a transaction: the lease holds, and holds until the transaction ends; else LeaseLost."""
+        if await self.fetchone(f"SELECT 1 WHERE {_FENCE}", _fence(lease)) is None:
+            raise LeaseLost(f"table {lease.table_id}: lease {lease.epoch} of {lease.holder} is gone")
+
+    async def tables_to_adopt(self, holder: str, finished_since: str) -> list[int]:
+        """Open tables (as :meth:`open_tables` counts them) that no live process drives: no
+        lease, an expired one, or one in ``holder``'s name (a previous life of this process)."""
+        rows = await self.fetchall(
+            "SELECT tables.id FROM tables LEFT JOIN leases ON leases.table_id = tables.id"
+            f" WHERE (leases.table_id IS NULL OR leases.expires_at < {DB_NOW} OR leases.holder = ?) AND {_OPEN}"
+            " ORDER BY tables.id", (holder, finished_since))
+        return [row["id"] for row in rows]
+
+    async def forget_leases(self, dead_for: float) -> None:
+        """Leases nobody renewed for ``dead_for`` seconds (their tables closed long ago)."""
+        await self.execute(f"DELETE FROM leases WHERE expires_at < {DB_NOW} - ?", (dead_for,))
+
+    # ---- routed clicks (a click that reached a process which does not drive its table)
+    async def route_click(self, interaction_id: int, table_id: int, sender: str, payload: str,
+                          to: str) -> bool:
+        """Leave the click for its table's driver and tell it (``NOTIFY``, sent at commit);
+        False if this interaction was routed already."""
+        async with self.transaction():
+            added = await self.execute(
+                "INSERT INTO routed_clicks (interaction_id, table_id, sender, payload, created_at)"
+                f" VALUES (?, ?, ?, ?, {DB_NOW}) ON CONFLICT DO NOTHING",
+                (interaction_id, table_id, sender, payload))
+            if added:
+                await self.notify({"kind": "click", "to": to, "id": interaction_id, "table": table_id})
+        return bool(added)
+
+    async def claim_click(self, interaction_id: int, lease: Lease) -> Row | None:
+        """Take a routed click to apply it, only as the table's driver (fenced by its lease)
+        and only once: its ``payload`` and ``sender``, or None (taken already, or not ours)."""
+        return await self.fetchone(
+            "UPDATE routed_clicks SET taken_by = ? WHERE interaction_id = ? AND table_id = ? AND taken_by IS NULL"
+            f" AND {_FENCE} RETURNING payload, sender",
+            (lease.holder, interaction_id, lease.table_id, *_fence(lease)))
+
+    async def waiting_clicks(self, table_ids: list[int], within: float) -> list[Row]:
+        """Routed clicks for these tables that nobody took, younger than ``within`` seconds."""
+        if not table_ids:
+            return []
+        return await self.fetchall(
+            "SELECT interaction_id, table_id FROM routed_clicks WHERE taken_by IS NULL"
+            f" AND table_id = ANY(?::bigint[]) AND created_at > {DB_NOW} - ? ORDER BY interaction_id",
+            (table_ids, within))
+
+    async def forget_clicks(self, older_than: float) -> None:
+        await self.execute(f"DELETE FROM routed_clicks WHERE created_at < {DB_NOW} - ?", (older_than,))
+
+    async def notify(self, message: dict) -> None:
+        """A message to every process listening on the routes channel (with the transaction it is in)."""
+        await self.execute("SELECT pg_notify(?, ?)", (ROUTES_CHANNEL, json.dumps(message)))
+
+    async def listen(self, callback) -> Any:
+        """A connection of its own (outside the pool) that calls ``callback(message)`` for each
+        message on the routes channel; close it with ``await connection.close()``."""
+        return await self.backend.listen(ROUTES_CHANNEL, lambda payload: callback(json.loads(payload)))
+
+
+def _fence(lease: Lease) -> tuple[int, str, int]:
+    return lease.table_id, lease.holder, lease.epoch

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from .db import Database, now_iso
+from .db import Database, Lease, now_iso
 
 PERIODS = {"week": timedelta(days=7), "month": timedelta(days=30), "all": None}
 
@@ -35,13 +35,16 @@ class UnbalancedSettlement(ValueError):
 
 
 async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entries: list[Entry],
-                 outcome: dict | None = None) -> bool:
+                 outcome: dict | None = None, lease: Lease | None = None) -> bool:
     """Write the game's settlement, and mark the game finished with ``outcome``, in one
-    transaction; returns False (and changes nothing) if it was settled before."""
+    transaction; returns False (and changes nothing) if it was settled before. With ``lease``
+    (several processes), only while it holds (else :class:`~bot.db.LeaseLost`)."""
     if sum(e.chips for e in entries) != 0 or sum(e.ga for e in entries) != 0:
         raise UnbalancedSettlement(f"settlement of game {game_id} does not sum to zero")
     at = now_iso()
     async with db.transaction():
+        if lease is not None:
+            await db.check_lease(lease)
         # The settlement's row is the claim: of two settlements of one game racing (two
         # processes, or a retry), the unique game_id lets one insert and the other insert
         # nothing (it waits for the first to commit or roll back), never both.

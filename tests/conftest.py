@@ -55,7 +55,10 @@ async def bot_factory(database: str):
         # SimCord needs a sharded bot's shard count (Discord tells a real one at login)
         options = {"database": database, "ai_delay_seconds": 0, "table_edit_seconds": 0, "shard_count": 1,
                    # the budget counts real seconds, which simulated games do not wait for
-                   "rest_calls_per_second": 1e6, **overrides}
+                   "rest_calls_per_second": 1e6,
+                   # PostgreSQL: leases renewed every 20 simulated seconds (not 3), which hours of
+                   # simulated play would otherwise spend in renewals; one process holds them all
+                   "lease_seconds": 60, **overrides}
         bot = create_bot(load(**options))
         bots.append(bot)
         return bot

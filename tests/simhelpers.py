@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,10 +18,10 @@ from simcord.results import InteractionResult
 class Players:
     """A guild, a channel and some members ready to play."""
 
-    def __init__(self, env, count: int, names=("lan", "minh", "duc", "hoa", "tuan", "mai"), *,
-                 shard_id: int | None = None) -> None:
+    def __init__(self, env, count: int, names=("lan", "minh", "duc", "hoa", "tuan", "mai"),
+                 guild_id: int | None = None, shard_id: int | None = None) -> None:
         self.env = env
-        self.guild = env.create_guild(shard_id=shard_id)
+        self.guild = env.create_guild(id=guild_id, shard_id=shard_id)
         self.channel = self.guild.create_text_channel("cards")
         self.members = [self.guild.add_member(env.create_user(name)) for name in names[:count]]
 
@@ -115,12 +116,14 @@ def private_texts(result: InteractionResult) -> list[str]:
 
 
 async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=None, seed=None,
-                      seating="lobby", shard_id=None, **options) -> Players:
+                      seating="lobby", guild_id: int | None = None, shard_id: int | None = None, bot=None,
+                      **options) -> Players:
     """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``
     (a match: ``decks``, the packs of its first rounds) to the seats in ``seating`` (positions in
     the lobby): "lobby" keeps the lobby's order even where the table draws the seating (Concan),
-    None seats the players as the table would. ``shard_id``: the shard of the table's server."""
-    players = Players(env, humans, shard_id=shard_id)
+    None seats the players as the table would. ``guild_id`` or ``shard_id``: the server's id or
+    its shard, ``bot``: the bot process that receives the server's commands (env.bot by default)."""
+    players = Players(env, humans, guild_id=guild_id, shard_id=shard_id)
     host = players.members[0]
     await host.slash(players.channel, f"{game} new", **options)
     lang = options.get("language", "en")  # the lobby speaks the table's language
@@ -128,10 +131,11 @@ async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=
         await member.click(players.channel.last_message, label=i18n.in_language(lang, "Join"))
     for _ in range(ai):
         await host.click(players.channel.last_message, label=i18n.in_language(lang, "Add AI"))
-    env.bot.tables.next_deck = deck
-    env.bot.tables.next_decks = decks
-    env.bot.tables.next_seed = seed
-    env.bot.tables.next_seating = list(range(humans + ai)) if seating == "lobby" else seating
+    service = (bot or env.bot).tables
+    service.next_deck = deck
+    service.next_decks = decks
+    service.next_seed = seed
+    service.next_seating = list(range(humans + ai)) if seating == "lobby" else seating
     await host.click(players.channel.last_message, label=i18n.in_language(lang, "Start"))
     return players
 
@@ -206,3 +210,51 @@ async def let_the_clock_play(players: Players, *, turns: int) -> None:
 
 async def ledger_rows(env, game_id: int):
     return await env.bot.db.fetchall("SELECT * FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))
+
+
+def shard_guild_id(shard: int, number: int = 1, shards: int = 2) -> int:
+    """A guild id (a snowflake) that Discord routes to ``shard`` of ``shards``."""
+    return ((number * shards + shard) << 22) | 7
+
+
+async def attach_shard_process(env, bot, *, shard: int = 1, shards: int = 2) -> None:
+    """Run ``bot`` as a second process of the same application beside ``env.bot``, on the env's
+    one Discord (SimCord runs one Env per event loop): its REST calls and interaction answers go
+    to the env's backend as env.bot's do, and it receives the gateway events of its shard only
+    (guild events by the guild's id), while env.bot keeps every other event, every DM
+    interaction included (Discord sends those to shard 0). Its work counts as the env's bot work
+    (settled, on the virtual clock), and its errors as the env's errors."""
+    from simcord import _dpy_internals
+    from simcord.backend import serializers as _serializers
+    from simcord.gateway import ShardRouter
+    from simcord.http import FakeHTTPClient
+
+    _dpy_internals.install_http(bot, FakeHTTPClient(env.backend, asyncio.get_running_loop()))
+    _dpy_internals.set_guild_ready_timeout(bot, 0.0)
+    state = _dpy_internals.get_state(bot)
+    state.shard_count, state.shard_ids = shards, [shard]
+    router = ShardRouter(env.backend, state, bot.dispatch, shards, (shard,))
+    _dpy_internals.install_websocket(bot, router.websockets[shard])
+    first = env._gateway_feed
+
+    def split(event, payload) -> None:
+        if router._event_shard_id(event, payload) == shard:
+            with env._bot_scope():
+                router.feed(event, payload)
+        else:
+            first(event, payload)
+
+    subscribers = env.backend.subscribers
+    subscribers[subscribers.index(first)] = split
+    env._gateway_feed = split  # removed at shutdown
+    main, env.bot = env.bot, bot
+    try:
+        env._capture_errors()
+    finally:
+        env.bot = main
+    with env._bot_scope():
+        await bot.login("simcord.fake.token")  # its setup_hook: database, restore, leases
+        router.identify(shard)
+        for guild in list(env.backend.guilds.values()):
+            router.feed("GUILD_CREATE", _serializers.guild_create_payload(env.backend, guild))
+    await env.settle()

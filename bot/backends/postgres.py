@@ -9,11 +9,9 @@ PostgreSQL gives with its own locks: a write that conflicts with an open transac
 ``ON CONFLICT DO NOTHING`` decides which of two racing inserts wins (the caller checks the
 row count, never a read before the write).
 
-Room for what comes next (issue #19): a lease table is one more migration in the shared
-history (``INSERT ... ON CONFLICT (table_id) DO UPDATE ... WHERE leases.expires_at < ?``, and
-the row count says who holds it); LISTEN/NOTIFY needs a connection of its own, outside the
-pool (``asyncpg.connect(self.url)`` and ``add_listener``), while ``NOTIFY`` is one statement
-(``SELECT pg_notify(?, ?)``) that commits with the transaction it is in.
+Several processes (issue #19): the leases are rows like any other (``bot.db``); LISTEN needs
+a connection of its own, outside the pool (:meth:`PostgresBackend.listen`), while ``NOTIFY`` is
+one statement (``SELECT pg_notify(?, ?)``) that is sent when the transaction it is in commits.
 """
 
 from __future__ import annotations
@@ -201,6 +199,22 @@ class PostgresBackend:
         async with self.connection() as conn:
             record = await conn.fetchrow(placeholders(sql), *params)
         return None if record is None else row_type(tuple(record.keys()))(record.values())
+
+    # ---- LISTEN
+    async def listen(self, channel: str, callback) -> asyncpg.Connection:
+        """A connection of its own, listening on ``channel``: ``callback(payload)`` for each
+        notification. The caller closes it (and opens another if it breaks)."""
+        conn = await asyncpg.connect(self.url, command_timeout=COMMAND_TIMEOUT)
+
+        def received(_conn, _pid, _channel, payload: str) -> None:
+            callback(payload)
+
+        try:
+            await conn.add_listener(channel, received)
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
 
     # ---- copying a database in (``chieu copy-database``)
     async def copy_rows(self, table: str, columns: Sequence[str], rows: list[Sequence[Any]]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from typing import Any
@@ -11,10 +12,12 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
-from bot.db import Database
+from bot.backends import is_postgres
+from bot.db import Database, LeaseLost
 
 from .adapter import GameUI
 from .budget import Budget
+from .leases import Leases, default_holder
 from .model import Table
 
 log = logging.getLogger("bot.tables.service")
@@ -22,6 +25,21 @@ log = logging.getLogger("bot.tables.service")
 
 NOTIFY_MODES = ("dm", "mention", "off")
 NOTIFY_DEFAULT = "dm"
+
+
+class _Done:
+    """What :meth:`ServiceCore._spawn` returns for work it does not start (a dropped table)."""
+
+    @staticmethod
+    def done() -> bool:
+        return True
+
+    @staticmethod
+    def cancel() -> bool:
+        return False
+
+
+_DONE: Any = _Done()
 
 
 class Refused(Exception):
@@ -58,6 +76,16 @@ class ServiceCore:
         self._notify: dict[int, str] = {}  # user -> how he is told it is his turn (/settings notify)
         # the bot's share of Discord's global limit, for every table's outbox
         self.budget = Budget(self.config.rest_calls_per_second)
+        # Several processes on one PostgreSQL database: the tables this one drives (.driving)
+        self.leases = Leases(db, enabled=is_postgres(self.config.database),
+                             holder=self.config.instance_name or default_holder(),
+                             seconds=self.config.lease_seconds)
+        self._keeper: Any = None  # the loop that renews the leases and adopts orphaned tables
+        self._listener: Any = None  # the connection that hears routed clicks
+        self._routed: dict[int, asyncio.Future] = {}  # clicks routed to another process, until it answers
+        self._adopting: dict[int, asyncio.Future] = {}
+        self._scanning: asyncio.Task | None = None  # adopting the orphaned tables
+        self._raw: Any = None  # the payloads of the clicks received (a routed click carries its own)
 
 
     # ---- languages
@@ -116,21 +144,24 @@ class ServiceCore:
     def register(self, ui: GameUI) -> None:
         self.uis[ui.game.name] = ui
 
-    def _spawn(self, coro: Any, name: str) -> asyncio.Task:
+    def _spawn(self, coro: Any, name: str, table: Table | None = None) -> asyncio.Task:
+        """Run ``coro`` as the bot's (a table's, if given: stopped with the table's driving)."""
+        if table is not None and table.dropped:
+            coro.close()  # this process no longer drives the table: nothing more runs for it
+            return _DONE
         task = asyncio.create_task(coro, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(self._log_failure)
+        if table is not None:
+            table.tasks.add(task)
+            task.add_done_callback(table.tasks.discard)
         return task
 
     @staticmethod
     def _log_failure(task: asyncio.Task) -> None:
         if not task.cancelled() and task.exception() is not None:
             log.error("table task %s failed", task.get_name(), exc_info=task.exception())
-
-    def driven_count(self) -> int:
-        """The open tables (a lobby or a game) this process drives."""
-        return sum(1 for table in self.tables.values() if table.status in ("lobby", "playing"))
 
     async def close(self) -> None:
         for table in self.tables.values():
@@ -145,10 +176,52 @@ class ServiceCore:
 
     @staticmethod
     async def reply(interaction: discord.Interaction, text: str) -> None:
+        await ServiceCore.respond(interaction, content=text, ephemeral=True)
+
+    @staticmethod
+    async def respond(interaction: discord.Interaction, **kwargs: Any) -> None:
+        """A new message answering the click: its response, or a followup once it was
+        acknowledged (a busy table, or a click routed from another process)."""
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(**kwargs)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(**kwargs)
 
     async def _save_table(self, table: Table, **fields: Any) -> None:
-        await self.db.update_table(table.id, **fields)
+        """Save the table's columns, fenced by its lease (several processes)."""
+        with self._fenced(table):
+            await self.db.update_table(table.id, lease=self.leases.lease(table.id), **fields)
+
+    @contextlib.contextmanager
+    def _fenced(self, table: Table):
+        """A write of the table's: refused (LeaseLost) if another process took its lease, in
+        which case this process stops driving the table at once."""
+        try:
+            yield
+        except LeaseLost:
+            # (the table itself, not the copy of it that shows an earlier game)
+            self._stop_driving(self.tables.get(table.id, table), "another process took its lease")
+            raise
+
+    def _close_table(self, table: Table) -> None:
+        """The table closed (cancelled, expired): forgotten here, its lease given up."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.leases.enabled and table.id in self.leases.epochs:
+            self._spawn(self.leases.release([table.id]), f"release-{table.id}")
+
+    def _stop_driving(self, table: Table, why: str) -> None:
+        """This process no longer drives the table: its timers, AI moves, settlement and
+        outbox stop now (the task that found out included), and nothing more is written."""
+        if table.dropped:
+            return
+        table.dropped = True
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        self.leases.forget(table.id)
+        for task in (table.clock, table.lobby_timer, *table.tasks):
+            if task is not None and not task.done():
+                task.cancel()
+        if table.presenter is not None:
+            table.presenter.close()
+        log.warning("table %s: no longer driven by %s (%s)", table.id, self.leases.holder, why)

@@ -4,6 +4,7 @@ outbox, which posts it once per game (in the channel when the thread refuses it)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 from bot import ledger
@@ -38,9 +39,9 @@ class EndFlow(ServiceCore):
             # nobody is stuck at it.
             with i18n.language(table.language):
                 table.log.append("⚠️ " + _("The chips of this game could not be recorded yet; they will be."))
-            self._spawn(self._settle_later(table, game_id), f"settle-{game_id}")
+            self._spawn(self._settle_later(table, game_id), f"settle-{game_id}", table)
         failures = 0
-        while True:
+        while not table.dropped:
             try:
                 async with table.lock:
                     await self._save_table(table, status="finished", turn_deadline=None)
@@ -71,7 +72,8 @@ class EndFlow(ServiceCore):
             except Exception:
                 log.exception("game %s still cannot be settled", game_id)
 
-    async def _settle(self, table: Table) -> None:
+    async def _settle(self, table: Table, *, fenced: bool = True) -> None:
+        """Settle the table's game (``fenced``: only while this process drives the table)."""
         outcome = table.state.outcome()
         outcome.check_balanced()
         chips = messages.settlement(table, outcome).chips  # what the result shows
@@ -82,8 +84,10 @@ class EndFlow(ServiceCore):
                          won=r.seat in winners, detail=r.notes, rounds=table.rounds_done() or None)
             for r in outcome.results
         ]
-        await ledger.settle(self.db, game_id=table.game_id, guild_id=table.guild_id, game=table.game,
-                            entries=entries, outcome=table.state.view(None)["outcome"])
+        with self._fenced(table) if fenced else contextlib.nullcontext():
+            await ledger.settle(self.db, game_id=table.game_id, guild_id=table.guild_id, game=table.game,
+                                entries=entries, outcome=table.state.view(None)["outcome"],
+                                lease=self.leases.lease(table.id) if fenced else None)
 
     async def _settle_leftovers(self) -> None:
         """Settle games that ended but were never settled (a settlement that kept failing)."""
@@ -98,7 +102,7 @@ class EndFlow(ServiceCore):
                           options={**json.loads(row["table_options"]), "stake": row["stake"]}, host_id=0,
                           status="finished", seats=seats, game_no=row["game_no"], game_id=row["id"], state=state)
             try:
-                await self._settle(table)
+                await self._settle(table, fenced=False)  # idempotent: whoever drives the table now
                 log.info("settled game %s, left unsettled before the restart", row["id"])
             except Exception:
                 log.exception("game %s still cannot be settled", row["id"])

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.db import LeaseLost
 from bot.i18n import _, ngettext, pgettext
 
 from .adapter import GameUI
@@ -62,18 +63,34 @@ class LobbyFlow(ShowFlow):
                    # the lobby and the table speak the host's language unless the table says otherwise
                    "language": given.get("language") or i18n.current()}
         host = Seat(interaction.user.id, interaction.user.display_name)
-        guild_name = interaction.guild.name
-        table_id = await self.db.insert_table(guild_id=interaction.guild.id, channel_id=interaction.channel_id,
-                                              game=game, options=options, host_id=host.user_id,
-                                              seats=[host.to_json()], guild_name=guild_name)
-        table = Table(id=table_id, guild_id=interaction.guild.id, channel_id=interaction.channel_id, game=game,
-                      options=options, host_id=host.user_id, status="lobby", seats=[host], guild_name=guild_name)
-        self.tables[table_id] = table
-        table.lobby_expires_at = now() + cfg.lobby_timeout_seconds
-        await self._save_table(table, lobby_expires_at=table.lobby_expires_at)
-        self._arm_lobby_expiry(table)
+        table = await self.new_table(guild_id=interaction.guild.id, channel_id=interaction.channel_id, game=game,
+                                     options=options, host=host, guild_name=interaction.guild.name)
         await self._post_lobby(interaction, table)
         self._check_dms(interaction, table)
+
+    async def new_table(self, *, guild_id: int, channel_id: int, game: str, options: dict[str, Any], host: Seat,
+                        guild_name: str | None) -> Table:
+        """A new lobby, saved and driven by this process (its lease is taken with its row, so
+        no other process ever sees it without a driver); its expiry is armed."""
+        seats = [host.to_json()]
+        if self.leases.enabled:
+            async with self.db.transaction():
+                table_id = await self.db.insert_table(guild_id=guild_id, channel_id=channel_id, game=game,
+                                                      options=options, host_id=host.user_id, seats=seats,
+                                                      guild_name=guild_name)
+                if not await self.leases.take(table_id):
+                    raise RuntimeError(f"the new table {table_id} has a lease already")
+        else:
+            table_id = await self.db.insert_table(guild_id=guild_id, channel_id=channel_id, game=game,
+                                                  options=options, host_id=host.user_id, seats=seats,
+                                                  guild_name=guild_name)
+        table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id, game=game, options=options,
+                      host_id=host.user_id, status="lobby", seats=[host], guild_name=guild_name)
+        self.tables[table_id] = table
+        table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
+        await self._save_table(table, lobby_expires_at=table.lobby_expires_at)
+        self._arm_lobby_expiry(table)
+        return table
 
     async def _post_lobby(self, interaction: discord.Interaction, table: Table) -> None:
         """The lobby as the answer to the command or click that opened it (free of the global
@@ -82,8 +99,11 @@ class LobbyFlow(ShowFlow):
         slot.answering += 1
         try:
             draft = await slot.build(slot)
-            await interaction.response.send_message(embed=draft.embed, view=draft.view)
-            message = await interaction.original_response()
+            if interaction.response.is_done():  # a click routed from another process
+                message = await interaction.followup.send(embed=draft.embed, view=draft.view, wait=True)
+            else:
+                await interaction.response.send_message(embed=draft.embed, view=draft.view)
+                message = await interaction.original_response()
         except discord.HTTPException:
             log.info("the lobby of table %s could not be the answer; the outbox posts it", table.id)
         else:
@@ -121,7 +141,7 @@ class LobbyFlow(ShowFlow):
     def _arm_lobby_expiry(self, table: Table) -> None:
         if table.lobby_timer is not None:
             table.lobby_timer.cancel()
-        table.lobby_timer = self._spawn(self._expire_lobby(table), f"lobby-{table.id}")
+        table.lobby_timer = self._spawn(self._expire_lobby(table), f"lobby-{table.id}", table)
 
     async def _expire_lobby(self, table: Table) -> None:
         """Close a lobby nobody started in time, so that no one can hold a channel's seats forever."""
@@ -134,6 +154,8 @@ class LobbyFlow(ShowFlow):
                     return
                 try:
                     await self._save_table(table, status="cancelled")
+                except LeaseLost:
+                    return  # another process drives the table now
                 except Exception:  # the database is locked or full: the lobby closes a little later
                     failures += 1
                     table.lobby_expires_at = now() + retry_delay(failures)
@@ -141,7 +163,7 @@ class LobbyFlow(ShowFlow):
                     continue
                 table.status = "cancelled"
                 table.lobby_timer = None
-                self.tables.pop(table.id, None)
+                self._close_table(table)
                 break
         minutes = max(1, round(self.config.lobby_timeout_seconds / 60))
         with i18n.language(table.language):
@@ -198,7 +220,8 @@ class LobbyFlow(ShowFlow):
             try:
                 await self._save_table(table, seats=table.seats_json(), status=table.status, host_id=table.host_id)
                 if key == "start":
-                    await interaction.response.defer()  # the deal (a thread, SQLite) may take a moment
+                    if not interaction.response.is_done():
+                        await interaction.response.defer()  # the deal (a thread, SQLite) may take a moment
                     with i18n.language(table.language):
                         await self._start_game(table, interaction.message)
             except Exception:
@@ -206,7 +229,7 @@ class LobbyFlow(ShowFlow):
                 table.seats, table.status, table.host_id = before
                 raise Refused(_("That could not be saved, so nothing changed. Please try again."))
             if table.status == "cancelled":
-                self.tables.pop(table.id, None)
+                self._close_table(table)
             if table.status != "lobby" and table.lobby_timer is not None:
                 table.lobby_timer.cancel()
                 table.lobby_timer = None
@@ -219,12 +242,15 @@ class LobbyFlow(ShowFlow):
         is aborted, no chip moves, and nobody is left at a table he cannot see."""
         if interaction.user.id != table.host_id:
             raise Refused(_("Only the host, {host}, can cancel this table.").format(host=f"<@{table.host_id}>"))
-        async with self.db.transaction():
-            await self.db.finish_game(table.game_id, "aborted", None)
-            await self.db.update_table(table.id, status="cancelled", turn_deadline=None)
+        with self._fenced(table):
+            async with self.db.transaction():
+                if self.leases.enabled:
+                    await self.db.check_lease(self.leases.lease(table.id))
+                await self.db.finish_game(table.game_id, "aborted", None)
+                await self.db.update_table(table.id, status="cancelled", turn_deadline=None)
         table.status = "cancelled"
         table.deadline = None
-        self.tables.pop(table.id, None)
+        self._close_table(table)
         presenter = self.presenter(table)
         for key in [k for k in presenter.slots if k != "lobby"]:
             presenter.drop(key)
@@ -249,14 +275,17 @@ class LobbyFlow(ShowFlow):
             thread_id = await self._open_thread(table, lobby_message)
         game_no = table.game_no + 1
         deadline = now() + table.turn_seconds
-        async with self.db.transaction():
-            game_id = await self.db.insert_game(
-                table_id=table.id, game_no=game_no, guild_id=table.guild_id, game=table.game,
-                seats=table.seats_json(), options=record["options"], decks=dealt, seed=record.get("seed"),
-                stake=table.stake)
-            await self.db.update_table(table.id, status="playing", game_no=game_no, pause_until=None,
-                                       thread_id=thread_id, table_message_id=None, turn_deadline=deadline,
-                                       timeouts={}, seats=table.seats_json())
+        with self._fenced(table):
+            async with self.db.transaction():
+                if self.leases.enabled:
+                    await self.db.check_lease(self.leases.lease(table.id))
+                game_id = await self.db.insert_game(
+                    table_id=table.id, game_no=game_no, guild_id=table.guild_id, game=table.game,
+                    seats=table.seats_json(), options=record["options"], decks=dealt, seed=record.get("seed"),
+                    stake=table.stake)
+                await self.db.update_table(table.id, status="playing", game_no=game_no, pause_until=None,
+                                           thread_id=thread_id, table_message_id=None, turn_deadline=deadline,
+                                           timeouts={}, seats=table.seats_json())
         table.status, table.game_no, table.game_id, table.thread_id = "playing", game_no, game_id, thread_id
         table.state, table.version = state, 0
         table.decks_stored = len(dealt)
@@ -323,7 +352,11 @@ class LobbyFlow(ShowFlow):
         if not isinstance(channel, discord.TextChannel):
             return None  # already in a thread, a DM or a voice chat: play right there
         me = channel.guild.me
-        if me is None or not channel.permissions_for(me).create_public_threads:
+        try:
+            allowed = me is not None and channel.permissions_for(me).create_public_threads
+        except Exception:  # a server this process has not cached (a click routed from another shard's)
+            allowed = True  # Discord refuses the thread if it must, and the table plays in the channel
+        if not allowed:
             return None
         try:
             await self.budget.spend(f"table {table.id}")

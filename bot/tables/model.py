@@ -75,6 +75,8 @@ class Table:
     lobby_timer: asyncio.Task | None = None
     presenter: Any = None  # the table's :class:`~bot.tables.outbox.Presenter`: everything it shows
     finishing: bool = False  # the game is over and being settled
+    tasks: set = field(default_factory=set)  # what this process runs for the table (cancelled when it stops driving it)
+    dropped: bool = False  # this process no longer drives the table (its lease went to another)
 
     @property
     def play_channel_id(self) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.db import LeaseLost
 from bot.games.base import Event, IllegalAction
 from bot.i18n import _
 
@@ -105,7 +106,8 @@ class PlayFlow(ShowFlow):
             try:
                 await asyncio.wait_for(table.lock.acquire(), ACKNOWLEDGE_WITHIN)
             except asyncio.TimeoutError:
-                await interaction.response.defer()
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
                 await table.lock.acquire()
         try:
             yield
@@ -170,14 +172,21 @@ class PlayFlow(ShowFlow):
             table.pause_until = now() + self.config.round_pause_seconds  # time to read the round's result
             table.ready.clear()
         self._start_turn(table)
+        # several processes: the move is written only while this process holds the table's
+        # lease (the fence holds it until the move commits), else LeaseLost and nothing changed
+        lease = self.leases.lease(table.id)
         try:
-            if timed_out or new_decks or previous[1] != table.timeouts.get(seat, 0) or previous[2] != table.pause_until:
-                async with self.db.transaction():
-                    await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
-                    await self.db.update_table(table.id, timeouts=table.timeouts, pause_until=table.pause_until)
-                    await self.db.add_decks(table.game_id, table.decks_stored + 1, new_decks)
-            else:
-                await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline)
+            with self._fenced(table):
+                if timed_out or new_decks or previous[1] != table.timeouts.get(seat, 0) or \
+                        previous[2] != table.pause_until:
+                    async with self.db.transaction():
+                        await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline,
+                                                    lease=lease)
+                        await self.db.update_table(table.id, timeouts=table.timeouts, pause_until=table.pause_until)
+                        await self.db.add_decks(table.game_id, table.decks_stored + 1, new_decks)
+                else:
+                    await self.db.append_action(table.game_id, table.version, seat, canonical, table.deadline,
+                                                lease=lease)
         except BaseException:
             # The move is not recorded, so it did not happen: the state is the record before it.
             table.deadline, table.timeouts[seat], table.pause_until = previous
@@ -204,7 +213,7 @@ class PlayFlow(ShowFlow):
         """Caller holds the lock: arm the next turn (its deadline is set) or finish, then refresh."""
         if table.state.is_over:
             table.deadline = None
-            self._spawn(self._finish(table), f"finish-{table.id}")
+            self._spawn(self._finish(table), f"finish-{table.id}", table)
         else:
             self._show_new_rounds(table)
             self._schedule(table)
@@ -232,9 +241,9 @@ class PlayFlow(ShowFlow):
             # the game waits until every person at it has been shown his cards (shown, the
             # outbox schedules it again)
             if all(self.can_see_hand(table, s) for s, seat in enumerate(table.seats) if not seat.is_ai):
-                self._spawn(self._ai_move(table, table.version), f"ai-{table.id}")
+                self._spawn(self._ai_move(table, table.version), f"ai-{table.id}", table)
         elif table.clock is None or table.clock.done():
-            table.clock = self._spawn(self._run_clock(table), f"clock-{table.id}")
+            table.clock = self._spawn(self._run_clock(table), f"clock-{table.id}", table)
 
     def _clock_due(self, table: Table) -> float | None:
         """When the table's clock must act next; None when there is nothing to time."""
@@ -256,7 +265,7 @@ class PlayFlow(ShowFlow):
         cannot save (the database locked or full) is tried again after a pause, not dropped."""
         game_id = table.game_id
         failures = 0
-        while table.game_id == game_id:
+        while table.game_id == game_id and not table.dropped:
             due = self._clock_due(table)
             if due is None:
                 break
@@ -273,6 +282,8 @@ class PlayFlow(ShowFlow):
                     else:
                         await self._time_out(table)
                 failures = 0
+            except LeaseLost:
+                break  # another process drives the table now (this one stopped driving it)
             except Exception:
                 failures += 1
                 delay = retry_delay(failures)
@@ -325,11 +336,13 @@ class PlayFlow(ShowFlow):
             action = ui.ai_action(state, seat) if player.is_ai else ui.timeout_action(state, seat)
             try:
                 await self._apply(table, seat, action)
+            except LeaseLost:
+                return  # another process drives the table now
             except Exception:
                 table.ai_failures += 1
                 retry = retry_delay(table.ai_failures)
                 log.exception("table %s: an AI move could not be saved; trying again in %.0f s", table.id, retry)
-                self._spawn(self._ai_move(table, version, retry), f"ai-{table.id}")
+                self._spawn(self._ai_move(table, version, retry), f"ai-{table.id}", table)
                 return
             table.ai_failures = 0
             self._after_move(table)

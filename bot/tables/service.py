@@ -8,7 +8,7 @@ is assembled from its parts: :mod:`.lobby`, :mod:`.play`, :mod:`.ending` on :mod
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import discord
 
@@ -18,21 +18,22 @@ from bot.i18n import _
 
 from .controls import ControlId
 from .core import Refused, log, now
+from .driving import REMATCH_WINDOW, ROUTED, DriveFlow
 from .ending import EndFlow
 from .lobby import LobbyFlow
 from .model import Seat, Table
 from .play import PlayFlow
 
-__all__ = ["Refused", "TableService", "now"]
-
-# A finished table is rebuilt after a restart (so Rematch still works) for this long.
-REMATCH_WINDOW = timedelta(days=1)
+__all__ = ["REMATCH_WINDOW", "Refused", "TableService", "now"]
 
 
-class TableService(LobbyFlow, PlayFlow, EndFlow):
+class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
     """Every table of the bot: Discord events in, engine actions applied, messages out."""
 
-    async def handle(self, interaction: discord.Interaction, control: ControlId | None, values: list[str]) -> None:
+    async def handle(self, interaction: discord.Interaction, control: ControlId | None, values: list[str],
+                     *, routed: bool = False) -> None:
+        """A click on one of the tables' controls. With several processes, a click on a table
+        another process drives is routed to it (``routed``: this is such a click, arrived)."""
         # what the clicker is told privately speaks his language; what the table shows, the
         # table's; his DMs, his own
         with i18n.language(await self.language_of(interaction)):
@@ -40,6 +41,12 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
                 if control is None:
                     raise Refused(_("That control is not valid."))
                 table = self.tables.get(control.table_id)
+                if table is None and self.leases.enabled:
+                    if routed:  # it left this process on the way
+                        raise Refused(_("That could not be saved, so nothing changed. Please try again."))
+                    table = await self.find_driver(interaction, control.table_id)
+                    if table is ROUTED:
+                        return
                 if table is None:
                     raise Refused(_("This table is closed."))
                 if control.kind == "lobby":
@@ -70,8 +77,8 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
             ui = self.ui_of(table)
             shown = messages.hand_shown(table, ui, seat)
             png = await messages.render_hand(shown.image, ui.deck)
-            await interaction.response.send_message(content=shown.content, file=messages.png_file(png),
-                                                    view=shown.view, ephemeral=True)
+            await self.respond(interaction, content=shown.content, file=messages.png_file(png), view=shown.view,
+                               ephemeral=True)
         elif key == "back":
             async with table.lock:
                 if not table.seats[seat].away:
@@ -96,20 +103,30 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
 
     async def restore(self) -> None:
         """Rebuild every open table from the database after a (re)start; its outbox shows again
-        whatever is not known to have reached Discord."""
+        whatever is not known to have reached Discord. With several processes, only the tables
+        no live process drives (each is taken by one), and this process starts renewing its
+        leases, adopting orphaned tables and hearing routed clicks."""
         since = (datetime.now(timezone.utc) - REMATCH_WINDOW).isoformat(timespec="seconds")
         for row in await self.db.open_tables(finished_since=since):
-            if row["game"] not in self.uis:
+            if row["game"] not in self.uis or not await self.leases.take(row["id"]):
                 continue
-            table = Table(id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
-                          options=json.loads(row["options"]), host_id=row["host_id"], status=row["status"],
-                          seats=[Seat.from_json(s) for s in json.loads(row["seats"])], game_no=row["game_no"],
-                          guild_name=row["guild_name"],
-                          thread_id=row["thread_id"], lobby_message_id=row["lobby_message_id"],
-                          table_message_id=row["table_message_id"], lobby_expires_at=row["lobby_expires_at"],
-                          deadline=row["turn_deadline"], pause_until=row["pause_until"],
-                          timeouts={int(seat): count for seat, count in json.loads(row["timeouts"]).items()})
-            self.tables[table.id] = table
+            await self.restore_table(row)
+        await self._settle_leftovers()
+        await self.start_driving()
+
+    async def restore_table(self, row) -> Table:
+        """Rebuild one table from its row (this process holds its lease): its game replayed
+        from the record, its timers armed from the stored deadlines, its messages shown again
+        where they must be; it is this process's to drive once rebuilt."""
+        table = Table(id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
+                      options=json.loads(row["options"]), host_id=row["host_id"], status=row["status"],
+                      seats=[Seat.from_json(s) for s in json.loads(row["seats"])], game_no=row["game_no"],
+                      guild_name=row["guild_name"],
+                      thread_id=row["thread_id"], lobby_message_id=row["lobby_message_id"],
+                      table_message_id=row["table_message_id"], lobby_expires_at=row["lobby_expires_at"],
+                      deadline=row["turn_deadline"], pause_until=row["pause_until"],
+                      timeouts={int(seat): count for seat, count in json.loads(row["timeouts"]).items()})
+        try:
             if table.status == "lobby":
                 if table.lobby_expires_at is None:
                     table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
@@ -119,7 +136,11 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
             else:
                 await self._restore_game(table)
             await self._restore_results(table)
-        await self._settle_leftovers()
+        except BaseException:
+            self._stop_driving(table, "rebuilding it failed")  # whatever it had started stops
+            raise
+        self.tables[table.id] = table
+        return table
 
     async def _restore_game(self, table: Table) -> None:
         game = await self.db.current_game(table.id, table.game_no)
@@ -143,7 +164,7 @@ class TableService(LobbyFlow, PlayFlow, EndFlow):
                 self._show_hand(table, seat, channel_id=channel_id, message_id=message_id)
         self._acting_now(table)
         if table.state.is_over:
-            self._spawn(self._finish(table), f"finish-{table.id}")
+            self._spawn(self._finish(table), f"finish-{table.id}", table)
         else:
             if table.deadline is None:
                 self._start_turn(table)

@@ -30,7 +30,8 @@ class ShowFlow(ServiceCore):
         if table.presenter is None:
             # the presenter times frames and retries on the event loop's clock (what its sleeps use)
             table.presenter = Presenter(f"table {table.id}", self.bot, self.budget,
-                                        asyncio.get_running_loop().time, self._spawn)
+                                        asyncio.get_running_loop().time,
+                                        lambda coro, name: self._spawn(coro, name, table))
         return table.presenter
 
     def request_refresh(self, table: Table) -> None:

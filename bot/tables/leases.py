@@ -1,0 +1,106 @@
+"""Which tables this process drives: a lease per table in PostgreSQL, taken, renewed and given
+up here (the queries are in :mod:`bot.db`; what the service does with them, in
+:mod:`.driving`). On SQLite there is one process, which drives every table: no lease is taken
+and no write is fenced.
+
+Times: a lease expires at ``expires_at`` in the **database's** clock, and only the database
+compares it (taking a lease is allowed once it has passed), so the processes' own clocks never
+have to agree. Locally, a process counts a lease from the moment it *sent* the statement that
+took or renewed it (its own monotonic clock), which is never later than the moment the database
+started counting: if it cannot renew for ``seconds``, it stops driving the table before anyone
+else may take it. Safety does not rest on time at all: every write of a table is fenced by the
+lease's holder and epoch (:class:`bot.db.Lease`), which a new take changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+
+from bot.db import Database, Lease
+
+log = logging.getLogger("bot.tables.leases")
+
+
+def default_holder() -> str:
+    """This process's name in the leases: host and process id (unique among live processes;
+    a restarted container, same host name and pid 1, takes its own leases back at once)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Leases:
+    """The leases this process holds: table id -> epoch."""
+
+    def __init__(self, db: Database, *, enabled: bool, holder: str, seconds: float) -> None:
+        self.db = db
+        self.enabled = enabled
+        self.holder = holder
+        self.seconds = seconds
+        self.epochs: dict[int, int] = {}
+        # local (monotonic) time at which the last take or renewal that succeeded was sent
+        self.renewed: dict[int, float] = {}
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    def lease(self, table_id: int) -> Lease | None:
+        """What fences this table's writes: None on SQLite (nothing to fence); else this
+        process's lease (epoch 0 when it holds none, which no write passes)."""
+        if not self.enabled:
+            return None
+        return Lease(table_id, self.holder, self.epochs.get(table_id, 0))
+
+    def holds(self, table_id: int) -> bool:
+        return not self.enabled or table_id in self.epochs
+
+    async def take(self, table_id: int) -> bool:
+        """Take the table's lease (free, expired, or ours from a previous life); False when
+        another live process holds it. Always True on SQLite."""
+        if not self.enabled:
+            return True
+        sent = self._now()
+        epoch = await self.db.take_lease(table_id, self.holder, self.seconds)
+        if epoch is None:
+            return False
+        self.epochs[table_id] = epoch
+        self.renewed[table_id] = sent
+        return True
+
+    async def renew(self) -> set[int]:
+        """Renew every lease held; returns the tables lost: taken by another process, or not
+        renewed for ``seconds`` (the database may be unreachable: another process may take
+        them as soon as it is back, so this one stops first)."""
+        if not self.epochs:
+            return set()
+        held = dict(self.epochs)
+        sent = self._now()
+        try:
+            kept = await self.db.renew_leases(self.holder, held, self.seconds)
+        except Exception:
+            log.warning("renewing %d leases failed", len(held), exc_info=True)
+            kept = {table for table in held if self._now() - self.renewed.get(table, sent) < self.seconds}
+        else:
+            for table in kept:
+                if self.epochs.get(table) == held[table]:
+                    self.renewed[table] = sent
+        lost = {table for table in held if table not in kept and self.epochs.get(table) == held[table]}
+        for table in lost:
+            self.forget(table)
+        return lost
+
+    def forget(self, table_id: int) -> None:
+        self.epochs.pop(table_id, None)
+        self.renewed.pop(table_id, None)
+
+    async def release(self, table_ids: list[int] | None = None) -> None:
+        """Give leases up (all by default): another process may take them at once."""
+        if not self.enabled:
+            return
+        ids = list(self.epochs) if table_ids is None else [t for t in table_ids if t in self.epochs]
+        held = {table: self.epochs[table] for table in ids}
+        for table in ids:
+            self.forget(table)
+        await self.db.release_leases(self.holder, held)

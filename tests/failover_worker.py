@@ -1,0 +1,95 @@
+"""One bot process of the failover test (tests/integration/test_failover.py), run as
+``python -m tests.failover_worker DATABASE NAME EVENTS [--open GAME:AI ...]``.
+
+It is the bot's table service as ``python -m bot`` runs it (its leases, renewals, adoptions,
+timers, AI seats, outbox, settlements), on the shared PostgreSQL database, with Discord's REST
+side stubbed (tests/stubdiscord.py: every post and edit succeeds in memory) since the
+failover under test is the database's, not Discord's. It opens the tables it is asked to
+(seats of AI, as Start would deal them), drives them, adopts orphaned ones, and writes what it
+does to EVENTS, one JSON object a line, flushed at once (a SIGKILL loses at most the line
+being written):
+
+- ``{"ev": "drive", "table", "epoch", "version", "at"}``: it drives the table from move
+  ``version`` on, under lease ``epoch`` (a table it opened: epoch 1, move 0);
+- ``{"ev": "move", "table", "game", "idx", "epoch", "at"}``: a move it wrote (after the commit);
+- ``{"ev": "lost", "table", "at"}``: it stopped driving the table;
+- ``{"ev": "post"|"edit"|"delete", ...}``: what it showed on (stub) Discord.
+
+SIGTERM stops it cleanly (its leases given up); the test SIGKILLs and SIGSTOPs it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+import time
+
+from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("database")
+    parser.add_argument("name")
+    parser.add_argument("events")
+    parser.add_argument("--open", action="append", default=[], help="GAME:AI_SEATS, a table to open")
+    parser.add_argument("--lease", type=float, default=2.0)
+    parser.add_argument("--ai-delay", type=float, default=0.05)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format=f"%(asctime)s {args.name} %(levelname)s %(name)s: %(message)s")
+    asyncio.run(run(args))
+
+
+async def run(args: argparse.Namespace) -> None:
+    out = open(args.events, "a", buffering=1)
+
+    def event(ev: str, **fields) -> None:
+        out.write(json.dumps({"ev": ev, "by": args.name, "at": time.time(), **fields}) + "\n")
+        out.flush()
+
+    quiet_pictures()
+    service = await headless_service(args.database, args.name, on_call=lambda call: event(call.pop("op"), **call),
+                                     lease_seconds=args.lease, ai_delay_seconds=args.ai_delay, round_pause_seconds=1,
+                                     table_edit_seconds=0.5)
+
+    apply, restore_table, stop_driving = service._apply, service.restore_table, service._stop_driving
+
+    async def applied(table, seat, action, **kwargs):
+        idx, epoch = table.version, service.leases.epochs.get(table.id)
+        events = await apply(table, seat, action, **kwargs)
+        event("move", table=table.id, game=table.game_id, idx=idx, epoch=epoch)
+        return events
+
+    async def restored(row):
+        table = await restore_table(row)
+        event("drive", table=table.id, epoch=service.leases.epochs.get(table.id), version=table.version)
+        return table
+
+    def stopped(table, why):
+        if not table.dropped:
+            event("lost", table=table.id, why=why)
+        stop_driving(table, why)
+
+    service._apply, service.restore_table, service._stop_driving = applied, restored, stopped
+    await service.restore()
+    for spec in args.open:
+        game, ai = spec.split(":")
+        options = {"chinchon": {"target": 40}, "concan": {"rounds": 2}}.get(game, {})
+        table = await open_table(service, game, ai=int(ai), **options)
+        event("drive", table=table.id, epoch=service.leases.epochs.get(table.id), version=0)
+
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    event("ready")
+    await stop.wait()
+    await close_service(service)
+    event("stopped")
+
+
+if __name__ == "__main__":
+    main()

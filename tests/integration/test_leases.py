@@ -1,0 +1,162 @@
+"""Leases on PostgreSQL, in one process: a table's lease is held by one process, renewed,
+taken over once it expired (in the database's clock), given up on a clean stop; and every
+write of a table is fenced by it, so that a driver which stalled past its lease (here: whose
+lease the test expires, as the database's clock would) can never write a move after another
+process adopted the table. The table services run without Discord (tests/stubdiscord.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot.db import Database, Lease, LeaseLost
+from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
+
+pytestmark = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+
+
+async def expire(db: Database, holder: str) -> None:
+    """``holder`` stopped renewing long enough ago: its leases expired in the database's clock."""
+    await db.execute("UPDATE leases SET expires_at = expires_at - 3600 WHERE holder = ?", (holder,))
+
+
+async def beat(service) -> None:
+    """One beat of the service's keeper: renewals, then adoptions (which it runs apart)."""
+    await service._keep()
+    if service._scanning is not None:
+        await service._scanning
+
+
+@pytest.fixture
+async def services(database, monkeypatch):
+    quiet_pictures(monkeypatch)
+    made = []
+
+    async def make(name: str, **overrides):
+        service = await headless_service(database, name, lease_seconds=30, **overrides)
+        await service.restore()
+        made.append(service)
+        return service
+
+    yield make
+    for service in made:
+        await close_service(service)
+
+
+async def test_one_holder_at_a_time_and_every_write_fenced(database):
+    db = await Database.open(database)
+    try:
+        table = await db.insert_table(guild_id=1, channel_id=2, game="phom", options={}, host_id=3, seats=[])
+        game = await db.insert_game(table_id=table, game_no=1, guild_id=1, game="phom", seats=[], options={},
+                                    decks=[[]], stake=1)
+        first = await db.take_lease(table, "a", 10)
+        assert first is not None
+        assert await db.take_lease(table, "b", 10) is None, "a live lease of another process stands"
+        assert await db.renew_leases("a", {table: first}, 10) == {table}
+        assert await db.renew_leases("b", {table: first}, 10) == set()
+        await db.append_action(game, 0, 0, "d", lease=Lease(table, "a", first))
+
+        await expire(db, "a")
+        second = await db.take_lease(table, "b", 10)
+        assert second is not None and second > first
+        assert await db.renew_leases("a", {table: first}, 10) == set(), "a learns at its next renewal"
+        with pytest.raises(LeaseLost):
+            await db.append_action(game, 1, 0, "x", lease=Lease(table, "a", first))
+        with pytest.raises(LeaseLost):
+            await db.update_table(table, lease=Lease(table, "a", first), status="cancelled")
+        with pytest.raises(LeaseLost):
+            async with db.transaction():
+                await db.check_lease(Lease(table, "a", first))
+        await db.append_action(game, 1, 0, "e", lease=Lease(table, "b", second))
+        await db.update_table(table, lease=Lease(table, "b", second), status="playing")
+
+        # a restarted b (same name) takes its own lease back at once, with a new epoch that
+        # fences whatever its previous life still had in memory
+        third = await db.take_lease(table, "b", 10)
+        assert third is not None and third > second
+        with pytest.raises(LeaseLost):
+            await db.append_action(game, 2, 0, "x", lease=Lease(table, "b", second))
+        # given up: free at once, and its epochs never come back
+        await db.release_leases("b", {table: third})
+        assert not (await db.lease_of(table))["live"]
+        fourth = await db.take_lease(table, "a", 10)
+        assert fourth is not None and fourth > third
+        assert await db.actions(game) == [(0, "d"), (0, "e")]
+        assert (await db.get_table(table))["status"] == "playing"
+    finally:
+        await db.close()
+
+
+async def test_a_routed_click_is_claimed_once_and_only_by_the_driver(database):
+    db = await Database.open(database)
+    try:
+        table = await db.insert_table(guild_id=1, channel_id=2, game="phom", options={}, host_id=3, seats=[])
+        epoch = await db.take_lease(table, "b", 10)
+        assert await db.route_click(77, table, "a", json.dumps({"id": "77"}), "b")
+        assert not await db.route_click(77, table, "a", "{}", "b"), "an interaction is routed once"
+        assert [r["interaction_id"] for r in await db.waiting_clicks([table], 60)] == [77]
+        assert await db.claim_click(77, Lease(table, "a", epoch)) is None, "only the table's driver claims it"
+        claimed = await db.claim_click(77, Lease(table, "b", epoch))
+        assert claimed["sender"] == "a" and json.loads(claimed["payload"]) == {"id": "77"}
+        assert await db.claim_click(77, Lease(table, "b", epoch)) is None, "applied at most once"
+        assert await db.waiting_clicks([table], 60) == []
+    finally:
+        await db.close()
+
+
+async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(services):
+    a, b = await services("a"), await services("b")
+    # Lan (seat 0) opens; his turn has a minute; the AI plays at once
+    table = await open_table(a, "phom", ai=1, people=1)
+    for _ in range(100):
+        if a.can_see_hand(table, 0):
+            break
+        await asyncio.sleep(0.01)
+    assert a.can_see_hand(table, 0) and list(table.state.to_act) == [0] and a.driven_count() == 1
+    await beat(b)
+    assert b.driven_count() == 0, "a's lease is live: nobody else drives its table"
+
+    # a stalls (no renewal) past its lease; b adopts the table, as it was
+    await expire(a.db, "a")
+    await beat(b)
+    adopted = b.tables[table.id]
+    assert adopted.state.record() == table.state.record() and adopted.deadline == table.deadline
+
+    # a wakes up: Lan's minute is over, its clock plays for him... and is refused
+    async with table.lock:
+        with pytest.raises(LeaseLost):
+            await a._time_out(table)
+    assert table.dropped and table.id not in a.tables and a.driven_count() == 0
+    await asyncio.sleep(0)
+    assert table.clock.cancelled(), "its clock stopped at once"
+
+    # b, the driver now, plays the game to its end: every move once, in order
+    for _ in range(400):
+        if adopted.status == "finished":
+            break
+        if not adopted.state.is_over and list(adopted.state.to_act) == [0] and not adopted.seats[0].away:
+            async with adopted.lock:
+                await b._time_out(adopted)
+        await asyncio.sleep(0.005)
+    assert adopted.status == "finished"
+    db = b.db
+    game = await db.get_game(adopted.game_id)
+    assert game["status"] == "finished"
+    state = await b.stored_state(adopted.game_id)
+    assert state.record() == adopted.state.record() and state.is_over
+    rows = await db.fetchall("SELECT chips FROM ledger WHERE game_id = ?", (adopted.game_id,))
+    assert len(rows) == 2 and sum(r["chips"] for r in rows) == 0
+    (settled,) = await db.fetchone("SELECT COUNT(*) FROM settlements")
+    assert settled == 1
+
+
+async def test_a_clean_stop_gives_the_tables_up_at_once(services, database):
+    a, b = await services("a", ai_delay_seconds=30), await services("b")
+    table = await open_table(a, "phom", ai=2)
+    await a.close()  # a clean stop: its leases are given up (no wait for their expiry)
+    await beat(b)
+    assert b.driven_count() == 1 and b.tables[table.id].game_id == table.game_id
+    lease = await b.db.lease_of(table.id)
+    assert lease["holder"] == "b" and lease["live"]

@@ -1,0 +1,129 @@
+"""Two bot processes of one application on one PostgreSQL database, with SimCord: process
+"a" runs shard 0 (every DM click reaches it, as Discord sends DMs to shard 0), process "b"
+runs shard 1 (tests/simhelpers.attach_shard_process). Each drives the tables opened in its
+servers; a click on a hand of b's table arrives at a, which routes it to b: applied once, by b,
+and answered through the interaction. When b dies, a adopts its table once b's lease expired
+and the game goes on where it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.simhelpers import (attach_shard_process, custom_id, dm, enabled, game_over, play_channel, private_texts,
+                              quick_move, shard_guild_id, start_table)
+
+pytestmark = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+
+# renewals every 20 s of the simulated clock; the lease itself runs in the database's clock
+LEASE = {"lease_seconds": 60}
+
+
+@pytest.fixture
+def simcord_bot(bot_factory):
+    return bot_factory(instance_name="a", **LEASE)
+
+
+async def holders(db) -> dict[int, str]:
+    return {r["table_id"]: r["holder"] for r in await db.fetchall("SELECT table_id, holder FROM leases")}
+
+
+async def moves(db, game_id: int) -> list[int]:
+    return [r["idx"] for r in await db.fetchall("SELECT idx FROM actions WHERE game_id = ? ORDER BY idx", (game_id,))]
+
+
+def version_of(message) -> int:
+    """The turn a hand's buttons belong to (chieu:play:<table>:<game>:<version>:<key>)."""
+    return int(custom_id(message, "Auto-arrange").split(":")[4])
+
+
+async def test_tables_spread_and_a_click_reaches_the_driver_once(simcord_env, bot_factory):
+    env = simcord_env
+    a = env.bot
+    b = bot_factory(instance_name="b", ai_delay_seconds=10, **LEASE)
+    await attach_shard_process(env, b)
+
+    here = await start_table(env, "phom", 1, 1, seed=1, guild_id=shard_guild_id(0))
+    there = await start_table(env, "phom", 1, 1, seed=2, guild_id=shard_guild_id(1), bot=b)
+    (mine,) = a.tables.tables.values()
+    (theirs,) = b.tables.tables.values()
+    assert await holders(a.db) == {mine.id: "a", theirs.id: "b"}
+    assert a.tables.driven_count() == b.tables.driven_count() == 1
+
+    # Minh plays in his DM: the click reaches a (shard 0), which does not drive his table
+    minh = there.members[0]
+    assert list(theirs.state.to_act) == [0] and version_of(dm(minh)) == theirs.version == 0
+    assert await quick_move(minh.user, lambda: dm(minh)) == []
+    assert theirs.version == 1 and await moves(a.db, theirs.game_id) == [0], "applied once, by b"
+    assert version_of(dm(minh)) == 1, "answered: his hand shows the move"
+    assert theirs.id not in a.tables.tables
+    routed = await a.db.fetchall("SELECT * FROM routed_clicks ORDER BY interaction_id")
+    assert len(routed) == 2 and {r["taken_by"] for r in routed} == {"b"} and {r["sender"] for r in routed} == {"a"}
+
+    # while the AI seat thinks (10 s), Minh arranges his hand: b answers, through a
+    arranged = theirs.arranged.get(0, True)
+    result = await minh.user.click(dm(minh), label="Auto-arrange")
+    assert result.acknowledged and private_texts(result) == [] and theirs.arranged[0] is not arranged
+    assert theirs.version == 1
+    routed = await a.db.fetchall("SELECT * FROM routed_clicks ORDER BY interaction_id")
+    assert len(routed) == 3 and {r["taken_by"] for r in routed} == {"b"}
+
+    # the same click heard twice is applied once
+    for row in routed:
+        await a.db.notify({"kind": "click", "to": "b", "id": row["interaction_id"], "table": theirs.id})
+    await env.settle()
+    assert theirs.version == 1 and await moves(a.db, theirs.game_id) == [0]
+    assert theirs.arranged[0] is not arranged, "Auto-arrange was not toggled back by a second delivery"
+
+    # Lan's table, a's own, is played by a without routing
+    lan = here.members[0]
+    assert await quick_move(lan.user, lambda: dm(lan)) == []
+    assert mine.version >= 1 and len(await a.db.fetchall("SELECT * FROM routed_clicks")) == 3
+
+    # b dies (nothing renews its lease any more); once the lease expired, a adopts its table
+    while list(theirs.state.to_act) != [0]:
+        await env.advance_time(10)  # the AI of b's table plays its turn first
+    record, played = theirs.state.record(), theirs.version
+    await die(b)
+    await a.db.execute("UPDATE leases SET expires_at = expires_at - 3600 WHERE holder = 'b'")
+    await env.advance_time(20)  # a's next renewal looks for orphans
+    adopted = a.tables.tables[theirs.id]
+    assert adopted.state.record() == record and (await holders(a.db))[theirs.id] == "a"
+    assert a.tables.driven_count() == 2
+
+    # Minh plays on, at a now, and the clock plays for him until the end: settled once
+    assert await quick_move(minh.user, lambda: dm(minh)) == []
+    assert adopted.version == played + 1 and await moves(a.db, adopted.game_id) == list(range(played + 1))
+
+    # shard 1 runs again, in a new process (b2); the table stays a's: a click in its thread
+    # reaches b2, which routes it to a, which answers privately (My hand, a picture)
+    b2 = bot_factory(instance_name="b2", **LEASE)
+    await attach_shard_process(env, b2)
+    assert b2.tables.driven_count() == 0
+    table_message = next(m for m in play_channel(there).history() if "My hand" in enabled(m))
+    result = await minh.click(table_message, label="My hand")
+    (shown,) = result.followups
+    assert shown.ephemeral and shown.attachments[0].filename == "hand.png"
+    assert (await a.db.fetchone("SELECT taken_by, sender FROM routed_clicks ORDER BY interaction_id DESC"
+                                " LIMIT 1")) == ("a", "b2")
+    for _ in range(100):
+        if game_over(there):
+            break
+        await env.advance_time(60)
+    assert game_over(there) and adopted.status == "finished"
+    rows = await a.db.fetchall("SELECT chips FROM ledger WHERE game_id = ?", (adopted.game_id,))
+    assert len(rows) == 2 and sum(r["chips"] for r in rows) == 0
+    (settled,) = await a.db.fetchone("SELECT COUNT(*) FROM settlements WHERE game_id = ?", (adopted.game_id,))
+    assert settled == 1
+    results = [m for m in play_channel(there).history() if m.embeds and "— result" in (m.embeds[0].title or "")]
+    assert len(results) == 1
+    assert "Rematch" in enabled(play_channel(there).last_message)
+
+
+async def die(bot) -> None:
+    """The process is gone: nothing it ran goes on, and it gives nothing up (a crash)."""
+    service = bot.tables
+    service._keeper.cancel()
+    await service._listener.close()
+    for table in list(service.tables.values()):
+        service._stop_driving(table, "the process died")
+    service.leases.epochs.clear()
