@@ -348,6 +348,11 @@ class Database:
         (their Rematch button still works)."""
         return await self.fetchall(f"SELECT * FROM tables WHERE {_OPEN} ORDER BY id", (finished_since,))
 
+    async def open_tables_in(self, channel_id: int) -> list[Row]:
+        """The tables in a lobby or a game in a channel, whichever process drives them."""
+        return await self.fetchall("SELECT id, status, host_id FROM tables WHERE channel_id = ?"
+                                   " AND status IN ('lobby', 'playing') ORDER BY id", (channel_id,))
+
     async def open_table(self, table_id: int, finished_since: str) -> Row | None:
         """The table if it is open (as :meth:`open_tables` counts them)."""
         return await self.fetchone(f"SELECT * FROM tables WHERE id = ? AND {_OPEN}", (table_id, finished_since))

@@ -34,13 +34,13 @@ class LobbyFlow(ShowFlow):
         cfg = self.config
         if interaction.guild is None:
             return await self.reply(interaction, _("Tables are opened in a server channel, not in DMs."))
-        open_here = [t for t in self.tables.values() if t.channel_id == interaction.channel_id
-                     and t.status in ("lobby", "playing")]
-        mine = next((t for t in open_here if t.status == "lobby" and t.host_id == interaction.user.id), None)
+        # the database, not this process's tables: another process may drive some of the channel's
+        open_here = await self.db.open_tables_in(interaction.channel_id)
+        mine = next((t for t in open_here if t["status"] == "lobby" and t["host_id"] == interaction.user.id), None)
         if mine is not None:
             return await self.reply(interaction, _(
                 "You already have an open lobby here (table #{table}): start it or cancel it before opening "
-                "another.").format(table=mine.id))
+                "another.").format(table=mine["id"]))
         if len(open_here) >= cfg.max_tables_per_channel:
             return await self.reply(interaction, ngettext(
                 "This channel already has {n} open table.", "This channel already has {n} open tables.",

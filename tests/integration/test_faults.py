@@ -191,6 +191,25 @@ async def test_one_open_lobby_per_host_per_channel(simcord_env):
     assert not (await lan.slash(elsewhere, "tusac new")).ephemeral
 
 
+async def test_the_channel_limits_count_tables_another_process_drives(simcord_env):
+    """On PostgreSQL another process may drive some of a channel's tables (it adopted them):
+    the one-lobby-per-host and tables-per-channel limits read the database, not this process."""
+    env = simcord_env
+    env.bot.tables.config = env.bot.config.with_overrides(max_tables_per_channel=2)
+    players = Players(env, 3)
+    lan, minh, duc = players.members
+    elsewhere = {"guild_id": players.guild.id, "channel_id": players.channel.id, "game": "phom", "options": {},
+                 "seats": []}
+    lobby = await env.bot.db.insert_table(host_id=lan.user.id, **elsewhere)  # another process's lobby
+    assert lobby not in env.bot.tables.tables
+    second = await lan.slash(players.channel, "chan new")
+    assert second.ephemeral and f"already have an open lobby here (table #{lobby})" in second.response.content
+    playing = await env.bot.db.insert_table(host_id=minh.user.id, **elsewhere)
+    await env.bot.db.update_table(playing, status="playing")
+    full = await duc.slash(players.channel, "chan new")
+    assert full.ephemeral and "already has 2 open tables" in full.response.content
+
+
 @both_backends
 async def test_lobby_expiry_survives_a_restart(simcord_env, bot_factory):
     env = simcord_env
