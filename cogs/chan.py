@@ -172,12 +172,7 @@ class ChanUI(CopyTokensUI):
             specs.append(ButtonSpec("chiu", _("Chíu"), True, "success"))
         if "u" in legal:
             specs.append(ButtonSpec("u", _("Ù!"), True, "success"))
-        specs += [
-            ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None, "secondary"),
-            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary"),
-            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary"),
-        ]
-        return specs
+        return specs + self.helper_buttons(view, quick=bool(legal))
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:
         if key in ("draw", "pass", "chiu", "u"):

@@ -191,8 +191,7 @@ class ChinchonUI(CopyTokensUI):
                        teach=discarding),
             ButtonSpec("close", _("Close"), card is not None and card in view["can_close"], "success",
                        teach=discarding and bool(view["can_close"])),
-            ButtonSpec("quick", _("Quick Select"), view["step"] == "discard" and bool(legal), "secondary"),
-            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary"),
+            *self.helper_buttons(view, quick=view["step"] == "discard" and bool(legal), arrange=bool(view["hand"])),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:

@@ -247,10 +247,10 @@ class ConcanUI(CopyTokensUI):
             ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", teach=play and "layoff" in verbs),
             ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", teach=play and "swap" in verbs),
             ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary"),
-            # not while a card is being laid off onto a chosen meld: the three selects leave one row
-            ButtonSpec("quick", _("Quick Select"), bool(legal) and not (one is not None and meld is not None),
-                       "secondary"),
-            ButtonSpec("arrange", _("Auto-arrange"), bool(view["hand"]), "secondary"),
+            # no Quick Select while a card is being laid off onto a chosen meld: the three selects
+            # leave one row
+            *self.helper_buttons(view, quick=bool(legal) and not (one is not None and meld is not None),
+                                 arrange=bool(view["hand"])),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:

@@ -171,12 +171,7 @@ class TuSacUI(CopyTokensUI):
         ]
         if "u" in legal:
             specs.append(ButtonSpec("u", _("Win!"), True, "success"))
-        specs += [
-            ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None, "secondary"),
-            ButtonSpec("quick", _("Quick Select"), bool(legal), "secondary"),
-            ButtonSpec("arrange", _("Auto-arrange"), True, "secondary"),
-        ]
-        return specs
+        return specs + self.helper_buttons(view, quick=bool(legal))
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:
         cards = [card_of(t) for t in selection]

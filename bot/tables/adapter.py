@@ -197,6 +197,14 @@ class GameUI:
             return self.quick_select(state, seat)
         raise IllegalAction(_("That control is not valid."))
 
+    def helper_buttons(self, view: dict, *, quick: bool, arrange: bool = True) -> list[ButtonSpec]:
+        """The helpers players know from the web versions, after the moves in every hand's
+        controls: Find Trash where the game has it (``"trash"`` in :attr:`helper_keys`), Quick
+        Select and Auto-arrange, enabled as the game says."""
+        trash = [ButtonSpec("trash", _("Find Trash"), bool(view["hand"]) and view["outcome"] is None)]
+        return (trash if "trash" in self.helper_keys else []) + [
+            ButtonSpec("quick", _("Quick Select"), quick), ButtonSpec("arrange", _("Auto-arrange"), arrange)]
+
     def keep_selection(self, view: dict, selection: list[str]) -> list[str]:
         """The part of a stored selection still valid for this view (cards that left the hand
         drop out). Games whose hands hold identical copies select tokens such as ``2V#2``
