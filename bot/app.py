@@ -77,11 +77,15 @@ class ChieuBot(commands.AutoShardedBot):
             log.info("ready: %d objects frozen out of garbage collection", gc.get_freeze_count())
             log.info("running %s", self.describe())
 
-    def describe(self) -> str:
-        """What this process runs: its database, its shards, the tables it drives (/about says it too)."""
+    def shards_here(self) -> str:
+        """This process's shards, "0, 1" (/about and the ready log; ``shard_count`` is all of them)."""
         shards = sorted(self.shards) if self.shards else list(self.shard_ids or [])
-        return (f"database {self.db.describe()} · shards {', '.join(map(str, shards)) or '-'} of "
-                f"{self.shard_count or '?'} · {self.tables.driven_count()} tables driven here")
+        return ", ".join(map(str, shards)) or "-"
+
+    def describe(self) -> str:
+        """What this process runs: its database, its shards, the tables it drives."""
+        return (f"database {self.db.describe()} · shards {self.shards_here()} of {self.shard_count or '?'} · "
+                f"{self.tables.driven_count()} tables driven here")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # discord.py silently drops a click whose custom id is not on the message (a forged

@@ -21,14 +21,13 @@ class About(commands.Cog):
     @app_commands.command(name="about", description=N_("What Chiếu is and what this process runs on"))
     async def about(self, interaction: discord.Interaction) -> None:
         bot = self.bot
-        shards = sorted(bot.shards) if bot.shards else []
         with i18n.language(await bot.tables.language_of(interaction)):
             embed = discord.Embed(title="Chiếu", colour=COLOUR, description=_(
                 "Card games among friends: Phỏm, Chắn, Tứ Sắc, Chinchón and Concan. Chips are a record of "
                 "play, never money."))
             embed.add_field(name=_("Database"), value=bot.db.backend.title)
             embed.add_field(name=_("Shards"), value=_("{shards} of {count}").format(
-                shards=", ".join(map(str, shards)) or "-", count=bot.shard_count or "?"))
+                shards=bot.shards_here(), count=bot.shard_count or "?"))
             embed.add_field(name=_("This server's shard"), value=str(interaction.guild.shard_id)
                             if interaction.guild is not None else "0")
             embed.add_field(name=_("Tables driven here"), value=str(bot.tables.driven_count()))

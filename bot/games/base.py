@@ -364,8 +364,6 @@ class Game:
 
     def new(self, players: int, *, seed: int | None = None, deck: Sequence[str] | None = None,
             decks: Sequence[Sequence[str]] | None = None, options: dict[str, Any] | None = None):
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.title} needs {self.min_players}–{self.max_players} players")
         merged = {**self.default_options, **(options or {})}
         if not self.multi_round:
             if decks is not None:
