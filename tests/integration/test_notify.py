@@ -9,7 +9,7 @@ from tests.simhelpers import dm, play_channel, quick_move, start_table, table_of
 
 async def test_a_player_not_looking_is_told_by_a_new_dm_and_a_clicking_one_is_not(simcord_env):
     env = simcord_env
-    players = await start_table(env, "phom", 2, 0)
+    players = await start_table(env, "phom", 2, 0, seed=1)  # a deal where nobody ù early
     lan, minh = players.members
     table = table_of(env)
     assert turn_notices(lan) == [] and turn_notices(minh) == []  # the dealt hand is a new DM already
@@ -40,7 +40,7 @@ async def test_a_player_not_looking_is_told_by_a_new_dm_and_a_clicking_one_is_no
 
 async def test_settings_notify_off_silences_and_mention_pings_in_the_thread(simcord_env):
     env = simcord_env
-    players = await start_table(env, "phom", 3, 0)
+    players = await start_table(env, "phom", 3, 0, seed=1)  # a deal where nobody ù early
     lan, minh, duc = players.members
     off = await minh.slash(players.channel, "settings notify", how="off")
     assert off.ephemeral and "not tell you" in off.response.content
