@@ -7,10 +7,11 @@ and action list (its record), the DM messages to edit, and the chip ledger.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, AsyncContextManager, Sequence
+from typing import Any, AsyncContextManager, AsyncIterator, Sequence
 
 from .backends import Row, open_backend
 
@@ -431,12 +432,14 @@ class Database:
             "SELECT games.*, tables.options AS table_options FROM games JOIN tables ON tables.id = games.table_id"
             " WHERE games.status = 'playing' AND (tables.game_no != games.game_no OR tables.status != 'playing')")
 
-    async def set_result_message(self, game_id: int, message_id: int) -> None:
-        await self.execute("UPDATE games SET result_message_id = ? WHERE id = ?", (message_id, game_id))
+    async def set_result_message(self, game_id: int, message_id: int, *, lease: Lease | None = None) -> None:
+        async with self.fenced(lease):
+            await self.execute("UPDATE games SET result_message_id = ? WHERE id = ?", (message_id, game_id))
 
-    async def set_rounds_posted(self, game_id: int, count: int) -> None:
-        await self.execute("UPDATE games SET rounds_posted = ? WHERE id = ? AND rounds_posted < ?",
-                           (count, game_id, count))
+    async def set_rounds_posted(self, game_id: int, count: int, *, lease: Lease | None = None) -> None:
+        async with self.fenced(lease):
+            await self.execute("UPDATE games SET rounds_posted = ? WHERE id = ? AND rounds_posted < ?",
+                               (count, game_id, count))
 
     async def games_to_show(self, table_id: int) -> list[Row]:
         """Games of a table whose result never reached Discord (not aborted), oldest first."""
@@ -444,13 +447,15 @@ class Database:
             "SELECT * FROM games WHERE table_id = ? AND result_message_id IS NULL AND status != 'aborted'"
             " ORDER BY game_no", (table_id,))
 
-    async def save_hand_message(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
-        await self.execute(
-            "INSERT INTO hand_messages (game_id, seat, channel_id, message_id) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (game_id, seat) DO UPDATE SET channel_id = excluded.channel_id,"
-            " message_id = excluded.message_id",
-            (game_id, seat, channel_id, message_id),
-        )
+    async def save_hand_message(self, game_id: int, seat: int, channel_id: int, message_id: int, *,
+                                lease: Lease | None = None) -> None:
+        async with self.fenced(lease):
+            await self.execute(
+                "INSERT INTO hand_messages (game_id, seat, channel_id, message_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id",
+                (game_id, seat, channel_id, message_id),
+            )
 
     async def hand_messages(self, game_id: int) -> dict[int, tuple[int, int]]:
         rows = await self.fetchall("SELECT * FROM hand_messages WHERE game_id = ?", (game_id,))
@@ -499,6 +504,18 @@ class Database:
         """Inside a transaction: the lease holds, and holds until the transaction ends; else LeaseLost."""
         if await self.fetchone(f"SELECT 1 WHERE {_FENCE}", _fence(lease)) is None:
             raise LeaseLost(f"table {lease.table_id}: lease {lease.epoch} of {lease.holder} is gone")
+
+    @contextlib.asynccontextmanager
+    async def fenced(self, lease: Lease | None) -> AsyncIterator[None]:
+        """The enclosed writes, only while ``lease`` holds: one transaction that checks it first
+        (a taker waits for its commit), else LeaseLost and nothing written. Without a lease (one
+        process, nothing to fence), the writes run as they are."""
+        if lease is None:
+            yield
+            return
+        async with self.transaction():
+            await self.check_lease(lease)
+            yield
 
     async def tables_to_adopt(self, holder: str, finished_since: str) -> list[int]:
         """Open tables (as :meth:`open_tables` counts them) that no live process drives: no

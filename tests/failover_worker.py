@@ -13,7 +13,8 @@ being written):
   ``version`` on, under lease ``epoch`` (a table it opened: epoch 1, move 0);
 - ``{"ev": "move", "table", "game", "idx", "epoch", "at"}``: a move it wrote (after the commit);
 - ``{"ev": "lost", "table", "at"}``: it stopped driving the table;
-- ``{"ev": "post"|"edit"|"delete", ...}``: what it showed on (stub) Discord.
+- ``{"ev": "post"|"edit"|"delete", "table", ...}``: what it showed on (stub) Discord, and for
+  which table (the outbox task that sent it says).
 
 SIGTERM stops it cleanly (its leases given up); the test SIGKILLs and SIGSTOPs it too.
 """
@@ -24,6 +25,7 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import signal
 import sys
 import time
@@ -52,8 +54,13 @@ async def run(args: argparse.Namespace) -> None:
         out.write(json.dumps({"ev": ev, "by": args.name, "at": time.time(), **fields}) + "\n")
         out.flush()
 
+    def shown(call: dict) -> None:
+        task = asyncio.current_task()
+        sender = re.fullmatch(r"present-table (\d+)", task.get_name()) if task is not None else None
+        event(call.pop("op"), table=int(sender[1]) if sender else None, **call)
+
     quiet_pictures()
-    service = await headless_service(args.database, args.name, on_call=lambda call: event(call.pop("op"), **call),
+    service = await headless_service(args.database, args.name, on_call=shown,
                                      lease_seconds=args.lease, ai_delay_seconds=args.ai_delay, round_pause_seconds=1,
                                      table_edit_seconds=0.5)
 

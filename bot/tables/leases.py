@@ -8,8 +8,10 @@ compares it (taking a lease is allowed once it has passed), so the processes' ow
 have to agree. Locally, a process counts a lease from the moment it *sent* the statement that
 took or renewed it (its own monotonic clock), which is never later than the moment the database
 started counting: if it cannot renew for ``seconds``, it stops driving the table before anyone
-else may take it. Safety does not rest on time at all: every write of a table is fenced by the
-lease's holder and epoch (:class:`bot.db.Lease`), which a new take changes.
+else may take it. The database's safety does not rest on time at all: every write of a table is
+fenced by the lease's holder and epoch (:class:`bot.db.Lease`), which a new take changes.
+Discord's messages cannot be fenced, so they rest on the local clock (:meth:`Leases.may_show`):
+a stalled process holds them back until a renewal says the table is still its own.
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ import socket
 from bot.db import Database, Lease
 
 log = logging.getLogger("bot.tables.leases")
+
+#: Messages go out only within this part of a lease's length after its last renewal. Healthy
+#: renewals come every third of it; the rest is the margin for a message already on its way
+#: when the process stalls.
+SHOW_FRACTION = 2 / 3
 
 
 def default_holder() -> str:
@@ -55,6 +62,16 @@ class Leases:
 
     def holds(self, table_id: int) -> bool:
         return not self.enabled or table_id in self.epochs
+
+    def may_show(self, table_id: int) -> bool:
+        """Whether this process may still speak for the table on Discord now: its lease was
+        renewed within the last ``SHOW_FRACTION`` of its length. A message cannot be fenced as
+        a write is (Discord knows no epochs), so a process that was stalled (frozen, swapped
+        out, cut off from the database) holds its messages back until a renewal vouches for
+        it, rather than post beside the table's new driver. True for a lease given up (a table
+        that closed here shows its last word; nobody adopts a closed table), and on SQLite."""
+        renewed = self.renewed.get(table_id)
+        return renewed is None or self._now() - renewed < self.seconds * SHOW_FRACTION
 
     async def take(self, table_id: int) -> bool:
         """Take the table's lease (free, expired, or ours from a previous life); False when

@@ -36,12 +36,18 @@ INTERACTION_EDIT_SECONDS = 14 * 60
 #: simulator's clock), then twice as long each time, up to RETRY_MAX_SECONDS.
 RETRY_FIRST_SECONDS = 5.0
 RETRY_MAX_SECONDS = 300.0
+#: A presenter held back (its process may not speak for the table now) looks again this often.
+HELD_BACK_SECONDS = 1.0
 
 
 def retry_delay(failures: int, rng: random.Random = random.Random()) -> float:
     """Exponential backoff with jitter (up to +50 %), never below the first delay."""
     base = min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** max(0, failures - 1))
     return base * rng.uniform(1.0, 1.5)
+
+
+class HeldBack(Exception):
+    """This process may not speak for the table now: nothing was sent, the message waits."""
 
 
 @dataclass
@@ -104,12 +110,13 @@ class Presenter:
     """Pushes the dirty slots of one table, one message at a time, in order of urgency."""
 
     def __init__(self, name: str, bot: discord.Client, budget: Budget, clock: Callable[[], float],
-                 spawn: Callable[[Any, str], asyncio.Task]) -> None:
+                 spawn: Callable[[Any, str], asyncio.Task], may_show: Callable[[], bool] = lambda: True) -> None:
         self.name = name
         self.bot = bot
         self.budget = budget
         self.now = clock
         self.spawn = spawn
+        self.may_show = may_show  # asked right before each call to Discord
         self.slots: dict[str, Slot] = {}
         self.closed = False
         self._task: asyncio.Task | None = None
@@ -225,6 +232,9 @@ class Presenter:
                 await self._push(slot)
             except asyncio.CancelledError:
                 raise
+            except HeldBack:
+                log.info("%s: %s held back until this process may speak for the table again", self.name, slot.key)
+                await asyncio.sleep(HELD_BACK_SECONDS)
             except Exception as exc:  # noqa: BLE001 - every failure is retried, none may stop the table
                 self._failed(slot, exc)
 
@@ -273,8 +283,18 @@ class Presenter:
             slot.done = True
             self.slots.pop(slot.key, None)
 
-    async def _delete(self, slot: Slot) -> None:
+    async def _spend(self) -> None:
+        """Right before a call to Discord: a token of the global budget (waiting for it if need
+        be), and the word that this process still speaks for the table."""
         await self.budget.spend(self.name)
+        self._vouched()
+
+    def _vouched(self) -> None:
+        if not self.may_show():
+            raise HeldBack(self.name)
+
+    async def _delete(self, slot: Slot) -> None:
+        await self._spend()
         try:
             await self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id).delete()
         except discord.NotFound:
@@ -312,7 +332,7 @@ class Presenter:
 
     async def _post(self, slot: Slot, draft: Draft) -> None:
         if slot.channel_id is None and slot.user_id is not None:
-            await self.budget.spend(self.name)
+            await self._spend()
             channel = await self.bot.create_dm(discord.Object(slot.user_id))
             slot.channel_id = channel.id
         kwargs = await self._content(draft, with_attachment=True)
@@ -345,7 +365,7 @@ class Presenter:
         return await self._post_to(slot.fallback_channel_id, kwargs)
 
     async def _post_to(self, channel_id: int | None, kwargs: dict[str, Any]) -> discord.Message:
-        await self.budget.spend(self.name)
+        await self._spend()
         channel = self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
         file = kwargs.pop("attachments", None)
         if file:
@@ -358,9 +378,10 @@ class Presenter:
         if draft.attachment is None and slot.attachment_key is not None:
             kwargs["attachments"] = []  # the picture is gone
         if through is not None:
+            self._vouched()
             await through.edit_original_response(**kwargs)
         else:
-            await self.budget.spend(self.name)
+            await self._spend()
             channel = self.bot.get_partial_messageable(slot.channel_id)
             await channel.get_partial_message(slot.message_id).edit(**kwargs)
         if upload:

@@ -31,7 +31,8 @@ class ShowFlow(ServiceCore):
             # the presenter times frames and retries on the event loop's clock (what its sleeps use)
             table.presenter = Presenter(f"table {table.id}", self.bot, self.budget,
                                         asyncio.get_running_loop().time,
-                                        lambda coro, name: self._spawn(coro, name, table))
+                                        lambda coro, name: self._spawn(coro, name, table),
+                                        may_show=lambda: self.leases.may_show(table.id))
         return table.presenter
 
     def request_refresh(self, table: Table) -> None:
@@ -119,7 +120,9 @@ class ShowFlow(ServiceCore):
         game_id, user_id = table.game_id, table.seats[seat].user_id
 
         async def posted(slot: Slot, message: discord.Message) -> None:
-            await self.db.save_hand_message(game_id, seat, message.channel.id, message.id)
+            with self._fenced(table):
+                await self.db.save_hand_message(game_id, seat, message.channel.id, message.id,
+                                                lease=self.leases.lease(table.id))
             if table.game_id == game_id:
                 await self._now_visible(table, seat)
 
@@ -291,7 +294,8 @@ class ShowFlow(ServiceCore):
             return await self._round_draft(table, played, state, index)
 
         async def posted(slot: Slot, message: discord.Message) -> None:
-            await self.db.set_rounds_posted(game_id, index + 1)
+            with self._fenced(table):
+                await self.db.set_rounds_posted(game_id, index + 1, lease=self.leases.lease(table.id))
 
         return self.presenter(table).add(Slot(
             f"round:{game_id}:{index}", build, channel_id=table.play_channel_id, once=True, order=POSTED,
@@ -329,7 +333,8 @@ class ShowFlow(ServiceCore):
             return await _rows_draft(("result", game_id), embed, controls, rows, title, ui.deck, "result.png")
 
         async def posted(slot: Slot, message: discord.Message) -> None:
-            await self.db.set_result_message(game_id, message.id)
+            with self._fenced(table):
+                await self.db.set_result_message(game_id, message.id, lease=self.leases.lease(table.id))
             log.debug("result of table %s game %s posted", table.id, game_id)
 
         return self.presenter(table).add(Slot(

@@ -2,7 +2,8 @@
 PostgreSQL database; the driver of some tables is SIGKILLed in mid-game, the driver of others
 is frozen (SIGSTOP) past its lease and then thawed. The tables are adopted within the lease
 and every game finishes exactly as its record says, settled once, zero-sum, with no move lost
-or written twice and none written by a process that no longer held the table's lease.
+or written twice and none written by a process that no longer held the table's lease; the
+thawed process shows nothing more of the tables it lost.
 
 What this covers: leases (take, renewal, expiry in the database's clock, fencing by epoch),
 adoption by real separate processes (restore of one table: the game replayed from the record,
@@ -124,6 +125,7 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
                            4 * LEASE)
         assert took <= LEASE + LEASE / 3 + 2.5, f"adopted {took:.1f} s after the freeze (lease {LEASE} s)"
         w2.signal(signal.SIGCONT)
+        thawed = time.time()
 
         async def all_finished() -> bool:
             rows = await db.fetchall("SELECT status, result_message_id FROM games")
@@ -137,6 +139,9 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
         events = {w.name: w.events() for w in workers.values()}
         lost_by_w2 = {e["table"] for e in events["w2"] if e["ev"] == "lost"}
         assert set(w2_tables) <= lost_by_w2, "the thawed process stopped driving the tables it lost"
+        spoke = [e for e in events["w2"] if e["ev"] in ("post", "edit", "delete") and e["table"] in w2_tables
+                 and e["at"] > thawed]
+        assert not spoke, f"the thawed process showed nothing more of the tables it lost: {spoke[:3]}"
         await _check_every_game(db, events, w2_tables)
     finally:
         for w in workers.values():

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from bot.db import Database, Lease, LeaseLost
+from bot.tables.outbox import HELD_BACK_SECONDS
 from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
 
 pytestmark = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -69,6 +70,20 @@ async def test_one_holder_at_a_time_and_every_write_fenced(database):
         with pytest.raises(LeaseLost):
             async with db.transaction():
                 await db.check_lease(Lease(table, "a", first))
+        # what a table remembers of its messages is fenced too: a stale driver never overwrites
+        # the message ids of the new driver's posts
+        await db.save_hand_message(game, 0, 50, 500, lease=Lease(table, "b", second))
+        await db.set_result_message(game, 600, lease=Lease(table, "b", second))
+        await db.set_rounds_posted(game, 1, lease=Lease(table, "b", second))
+        with pytest.raises(LeaseLost):
+            await db.save_hand_message(game, 0, 51, 501, lease=Lease(table, "a", first))
+        with pytest.raises(LeaseLost):
+            await db.set_result_message(game, 601, lease=Lease(table, "a", first))
+        with pytest.raises(LeaseLost):
+            await db.set_rounds_posted(game, 2, lease=Lease(table, "a", first))
+        assert await db.hand_messages(game) == {0: (50, 500)}
+        stored = await db.get_game(game)
+        assert (stored["result_message_id"], stored["rounds_posted"]) == (600, 1)
         await db.append_action(game, 1, 0, "e", lease=Lease(table, "b", second))
         await db.update_table(table, lease=Lease(table, "b", second), status="playing")
 
@@ -150,6 +165,66 @@ async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(service
     assert len(rows) == 2 and sum(r["chips"] for r in rows) == 0
     (settled,) = await db.fetchone("SELECT COUNT(*) FROM settlements")
     assert settled == 1
+
+
+def shown(service, table) -> int:
+    """How many calls to Discord the service made for the table's messages so far."""
+    return sum(1 for call in service.bot.calls if call["op"] in ("post", "edit", "delete"))
+
+
+def changed(service, table) -> None:
+    """The table message must be shown anew (as if what it shows had changed)."""
+    table.presenter.get("table").shown = None
+    service.request_refresh(table)
+
+
+async def test_a_stalled_driver_holds_its_messages_back(services):
+    """Discord knows no epochs: a driver that stalled past the part of its lease it may speak
+    in (frozen, cut off from the database) sends nothing more for the table until a renewal
+    vouches for it; once another process adopted the table, it never speaks for it again."""
+    a, b = await services("a"), await services("b")
+    table = await open_table(a, "phom", ai=1, people=1)
+    for _ in range(100):
+        if a.can_see_hand(table, 0) and not table.presenter.pending():
+            break
+        await asyncio.sleep(0.01)
+    assert a.can_see_hand(table, 0) and not table.presenter.pending()
+
+    # a's last renewal is a lease-length ago, as after a freeze: a refresh waits, unsent
+    before = shown(a, table)
+    a.leases.renewed[table.id] -= a.config.lease_seconds
+    assert not a.leases.may_show(table.id)
+    changed(a, table)
+    await asyncio.sleep(0.2)
+    assert table.presenter.pending() and shown(a, table) == before, "nothing reached Discord"
+
+    # a renewal vouches for a again (nobody took the table): what waited goes out
+    await beat(a)
+    assert a.leases.may_show(table.id)
+    for _ in range(300):
+        if not table.presenter.pending():
+            break
+        await asyncio.sleep(0.01)
+    assert not table.presenter.pending() and shown(a, table) > before
+
+    # stalled again, and this time b adopts the table before a wakes up
+    a.leases.renewed[table.id] -= a.config.lease_seconds
+    changed(a, table)
+    await expire(a.db, "a")
+    await beat(b)
+    adopted = b.tables[table.id]
+    for _ in range(300):
+        if not adopted.presenter.pending():
+            break
+        await asyncio.sleep(0.01)
+    hands_of_b = await b.db.hand_messages(adopted.game_id)
+    silent_since = shown(a, table)
+    await asyncio.sleep(HELD_BACK_SECONDS + 0.2)  # a's held-back presenter looks again
+    await beat(a)  # ... and learns at its renewal that the table is b's
+    await asyncio.sleep(HELD_BACK_SECONDS + 0.2)
+    assert table.dropped and table.presenter.closed
+    assert shown(a, table) == silent_since, "a never spoke for b's table"
+    assert await b.db.hand_messages(adopted.game_id) == hands_of_b
 
 
 async def test_a_clean_stop_gives_the_tables_up_at_once(services, database):
