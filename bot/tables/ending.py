@@ -7,16 +7,18 @@ import asyncio
 import contextlib
 import json
 
-from bot import ledger
-
-from bot import i18n
+from bot import i18n, ledger
+from bot.db import LeaseLost
 from bot.i18n import _
 
 from . import messages
 from .core import ServiceCore, log
 from .model import Seat, Table
-from .outbox import retry_delay
-from .retry import with_retries
+from .retry import retry_delay
+
+#: Failed attempts to settle a game before its table finishes anyway (nobody stays stuck at
+#: it; its result says the chips will be recorded): the attempts go on at the same backoff.
+SETTLE_PATIENCE = 4
 
 
 class EndFlow(ServiceCore):
@@ -32,14 +34,15 @@ class EndFlow(ServiceCore):
         # Outside the lock: a game that is over changes no more, and clicks and refreshes must
         # not wait for a settlement that is being retried.
         try:
-            await with_retries(f"settling game {game_id}", lambda: self._settle(table))
-        except Exception:
-            # Chips are never guessed: the game stays unsettled in SQLite and is settled by a
-            # task that keeps trying (and at the next start); the table finishes meanwhile so
-            # nobody is stuck at it.
+            failures = await self._settle_patiently(table)
+        except LeaseLost:
+            return  # another process drives the table now, and settles the game
+        if failures:
+            # Chips are never guessed: the game stays unsettled in the database and is settled
+            # by a task that keeps trying (and at the next start); the table finishes meanwhile.
             with i18n.language(table.language):
                 table.log.append("⚠️ " + _("The chips of this game could not be recorded yet; they will be."))
-            self._spawn(self._settle_later(table, game_id), f"settle-{game_id}", table)
+            self._spawn(self._settle_later(table, game_id, failures), f"settle-{game_id}", table)
         failures = 0
         while not table.dropped:
             try:
@@ -57,11 +60,28 @@ class EndFlow(ServiceCore):
         self._show_result(table, game_id, table.rounds_done())
         self.request_refresh(table)
 
-    async def _settle_later(self, table: Table, game_id: int) -> None:
-        failures = 0
+    async def _settle_patiently(self, table: Table) -> int:
+        """Settle the table's game, trying SETTLE_PATIENCE times: 0 once written, else the
+        failures so far (LeaseLost: another process drives the table, and settles it)."""
+        for failures in range(1, SETTLE_PATIENCE + 1):
+            try:
+                await self._settle(table)
+                return 0
+            except LeaseLost:
+                raise
+            except Exception:
+                delay = retry_delay(failures)
+                log.warning("settling game %s failed (attempt %d)%s", table.game_id, failures,
+                            f"; trying again in {delay:.0f} s" if failures < SETTLE_PATIENCE else "", exc_info=True)
+                if failures < SETTLE_PATIENCE:
+                    await asyncio.sleep(delay)
+        return SETTLE_PATIENCE
+
+    async def _settle_later(self, table: Table, game_id: int, failures: int) -> None:
+        """Go on settling a finished game (the table may have moved on to another game)."""
         while True:
+            await asyncio.sleep(retry_delay(failures))
             failures += 1
-            await asyncio.sleep(retry_delay(failures + 3))
             row = await self.db.get_game(game_id)
             if row is not None and row["status"] == "finished":
                 return

@@ -17,7 +17,8 @@ from .adapter import GameUI
 from .commands import common_options
 from .core import Refused, log, now
 from .model import Seat, Table
-from .outbox import Draft, Slot, retry_delay
+from .outbox import Draft, Slot
+from .retry import retry_delay
 from .showing import POSTED, ShowFlow
 
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import random
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 import discord
 
 from .budget import Budget
+from .retry import RETRY_FIRST_SECONDS, retry_delay
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +32,8 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
 #: An interaction's token lets its message be edited for 15 minutes; keep a margin.
 INTERACTION_EDIT_SECONDS = 14 * 60
-#: The first retry of a failed message waits this long (≥ 5 s, so tests drive it with the
-#: simulator's clock), then twice as long each time, up to RETRY_MAX_SECONDS.
-RETRY_FIRST_SECONDS = 5.0
-RETRY_MAX_SECONDS = 300.0
 #: A presenter held back (its process may not speak for the table now) looks again this often.
 HELD_BACK_SECONDS = 1.0
-
-
-def retry_delay(failures: int, rng: random.Random = random.Random()) -> float:
-    """Exponential backoff with jitter (up to +50 %), never below the first delay."""
-    base = min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** max(0, failures - 1))
-    return base * rng.uniform(1.0, 1.5)
 
 
 class HeldBack(Exception):

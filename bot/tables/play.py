@@ -19,7 +19,7 @@ from .controls import ControlId
 
 from .core import Refused, log, now
 from .model import Table
-from .outbox import retry_delay
+from .retry import retry_delay
 from .showing import ShowFlow
 
 # A click is answered with its result in one call unless the table is busy this long.

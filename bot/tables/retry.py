@@ -1,34 +1,19 @@
-"""Retrying what must eventually happen (a settlement, a result reaching its table)."""
+"""How everything a table must eventually do is retried (a message, a settlement, a timer's
+move, a lobby's expiry): exponential backoff with jitter, from one function, so that a failing
+Discord or database is never hammered by some retry loop of its own."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from typing import Awaitable, Callable, Sequence, TypeVar
+import random
 
-T = TypeVar("T")
-
-log = logging.getLogger(__name__)
-
-#: Seconds between attempts. Long enough for a Discord outage or a permission fix to pass;
-#: each pause is also ≥ 5 s so that tests drive them with the simulator's clock.
-BACKOFF: tuple[float, ...] = (5, 15, 60, 300)
+#: The first retry waits this long (≥ 5 s, so that tests drive it with the simulator's clock),
+#: then twice as long each time, up to RETRY_MAX_SECONDS.
+RETRY_FIRST_SECONDS = 5.0
+RETRY_MAX_SECONDS = 300.0
 
 
-async def with_retries(what: str, attempt: Callable[[], Awaitable[T]], *,
-                       delays: Sequence[float] = BACKOFF) -> T:
-    """``attempt()`` until it succeeds, pausing ``delays`` between tries; every failure is
-    logged, and the last one is raised when the delays are used up."""
-    for number in range(len(delays) + 1):
-        try:
-            return await attempt()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            if number == len(delays):
-                log.exception("%s failed %d times; giving up for now", what, number + 1)
-                raise
-            log.warning("%s failed (attempt %d); retrying in %ss", what, number + 1, delays[number],
-                        exc_info=True)
-            await asyncio.sleep(delays[number])
-    raise AssertionError("unreachable")
+def retry_delay(failures: int, rng: random.Random = random.Random()) -> float:
+    """Seconds before the next attempt after ``failures`` failures in a row: exponential
+    backoff with jitter (up to +50 %), never below the first delay."""
+    base = min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** max(0, failures - 1))
+    return base * rng.uniform(1.0, 1.5)

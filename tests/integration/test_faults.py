@@ -103,10 +103,14 @@ async def test_a_settlement_that_fails_is_retried_and_the_table_is_not_stuck(sim
     await play_until_over(players, lan)
     table = table_of(env)
     assert not game_over(players) and await ledger_rows(env, table.game_id) == []
-    await env.advance_time(5)
-    await env.advance_time(15)
+    waited = 0
+    while not await ledger_rows(env, table.game_id) and waited < 60:
+        await env.advance_time(1)
+        waited += 1
+    # two failures: the table waits out the backoff (5–7.5 s, then 10–15 s) and is not stuck
     rows = await ledger_rows(env, table.game_id)
     assert len(failures) == 2 and len(rows) == 2 and sum(r["chips"] for r in rows) == 0
+    assert 15 <= waited <= 23, f"settled after {waited} s"
     assert game_over(players) and table.status == "finished"
 
 

@@ -8,7 +8,7 @@ import random
 import time
 
 from bot.tables.budget import Budget
-from bot.tables.outbox import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS, retry_delay
+from bot.tables.retry import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS, retry_delay
 
 
 async def test_calls_beyond_the_burst_wait_for_the_rate():
