@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bot.games.chan import GAME
 from bot.games.tosom import FULL_DECK, parse_cards
 from cogs.chan import ChanUI
+from tests.databases import both_backends
 from tests.simhelpers import (dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               start_table, table_of)
 
@@ -24,6 +25,7 @@ def pack(*hands: str) -> list[str]:
     return cards + [c for c in FULL_DECK if rest[c] and not rest.subtract([c])]
 
 
+@both_backends  # chips, gà and the week's gà board, as each database sums them
 async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env):
     env = simcord_env
     players = await start_table(env, "chan", 1, 3, stake=10, ga_stake=5, turn_seconds=60)

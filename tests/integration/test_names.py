@@ -9,6 +9,7 @@ import json
 import discord
 import pytest
 
+from tests.databases import both_backends
 from tests.simhelpers import Players, buttons, let_the_clock_play, play_channel, private_texts, table_of
 
 FAKE_LINE = "AI 1** · **+500 chips"
@@ -57,6 +58,7 @@ def everything_sent(env) -> list[str]:
     return [json.dumps(request.json, ensure_ascii=False) for request in env.http_requests if request.json]
 
 
+@both_backends  # names stored and read back as they are, by either database
 async def test_balance_shows_any_name_literally_and_pings_nobody(simcord_env):
     env = simcord_env
     players = Players(env, 0)
