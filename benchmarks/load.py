@@ -2,7 +2,7 @@
 
     python -m benchmarks.load [--tables 100] [--humans 1|4] [--game phom|chan|tusac|chinchon|concan|all]
                               [--ai-delay SECONDS] [--think 5] [--seconds 60] [--seed 1]
-                              [--database URL|postgres] [--profile FILE] [--text-only]
+                              [--database URL|postgres] [--processes K] [--profile FILE] [--text-only]
 
 N tables share one bot in one SimCord environment, each with 1 person and 3 AI seats
 (``--humans 1``, the default) or 4 people (``--humans 4``), all of one game or, with
@@ -33,6 +33,13 @@ really lasted, the longest event-loop stall (gap of a 1 ms heartbeat), garbage-c
 pauses, process CPU, the routes, games settled; and, after the clicks stop and the bot has
 drained, tables stuck (game over but not finished) and games over but unsettled — both must be 0.
 ``--text-only`` runs the tables without their picture: the difference is what the pictures cost.
+
+``--processes K`` (PostgreSQL only) shares the tables among K processes of this script, as the
+shards of one bot share them: each runs its own bot in its own simulated Discord (their ids kept
+apart), all on one database (the throwaway server's, or the URL's), so leases, fenced writes
+and settlements all go through it; they measure the same window, and one report merges their
+figures (CPU per process; the database server's is not counted). One simulated Discord per
+process also splits the simulator's own cost, which grows faster than the number of tables.
 """
 
 from __future__ import annotations
@@ -62,10 +69,11 @@ import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch)
 from simcord import Env  # noqa: E402
 from simcord.http import router  # noqa: E402
 
+from benchmarks.load_figures import Figures, merge, percentile, split_tables  # noqa: E402
 from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_per_token, upload_size  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from bot.backends import is_postgres  # noqa: E402
-from bot.config import Config, load  # noqa: E402
+from bot.config import load  # noqa: E402
 from tests.simhelpers import Players, buttons, dm, emit_component, play_channel  # noqa: E402
 
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
@@ -149,12 +157,6 @@ class RestCounter:
     def uninstall(self) -> None:
         router.dispatch = self._original
         self.bot.tables.handle = self._handle
-
-    def total(self, kind: str) -> int:
-        return sum(n for name, n in self.calls.items() if self.kinds[name] == kind)
-
-    def uploaded(self, kind: str) -> int:
-        return sum(n for name, n in self.uploads.items() if self.kinds[name] == kind)
 
 
 class AiPauses:
@@ -359,7 +361,9 @@ async def main(args) -> None:
     async with contextlib.AsyncExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         database = await stack.enter_async_context(database_for(args.database, Path(tmp)))
-        config = load(database=database, shard_count=1, **overrides)  # SimCord needs the shard count
+        # SimCord needs the shard count; and each simulated Discord is a new one, which has the
+        # slash commands only once synced, whatever the database says was synced before
+        config = load(database=database, shard_count=1, sync_commands="always", **overrides)
         bot = create_bot(config)
         if args.text_only:
             from bot.tables.adapter import GameUI
@@ -368,7 +372,9 @@ async def main(args) -> None:
         # The AI pauses fire by SimCord's wall-clock fallback; under load its settling may
         # take longer than the default 5 s before it moves the virtual clock.
         env = Env(bot, settle_timeout=60)
+        keep_ids_apart(env, args.child)
         await env.start()
+        adopt_only_tables_of_this_world(bot)
         rest = RestCounter(bot)
         rest.install()
         ai_pauses = AiPauses(config.ai_delay_seconds)
@@ -398,6 +404,8 @@ async def main(args) -> None:
                     break
                 await asyncio.sleep(0.05)
             settled_before = await settled_count(bot)
+            if args.raw_out:
+                await wait_for_the_other_processes()
 
             gc_pauses = GcPauses()
             gc.callbacks.append(gc_pauses.callback)
@@ -421,15 +429,116 @@ async def main(args) -> None:
             await ticking
             gc.callbacks.remove(gc_pauses.callback)
 
-            drained = await drain(bot, rest, limit=10 + 4 * config.ai_delay_seconds)
-            errors = env.errors[errors_before:]
-            report(args, config, humans, rest, ai_pauses, beat, gc_pauses, cpu, wall,
-                   await settled_count(bot) - settled_before, await stuck_and_unsettled(bot), drained, errors)
+            drain_seconds, playing_on = await drain(bot, rest, limit=10 + 4 * config.ai_delay_seconds)
+            stuck, unsettled = await stuck_and_unsettled(bot)
+            figures = Figures(
+                tables=[args.tables], cpu=[cpu], wall=[wall],
+                database="PostgreSQL" if is_postgres(config.database) else "SQLite",
+                ai_delay=config.ai_delay_seconds,
+                latencies=[x for h in humans for x in h.latencies],
+                move_latencies=[x for h in humans for x in h.move_latencies],
+                clicks=sum((h.clicks for h in humans), Counter()),
+                unanswered=sum(h.unanswered for h in humans), games=sum(h.games for h in humans),
+                calls=rest.calls, kinds=rest.kinds, uploads=rest.uploads, private_answers=rest.private_answers,
+                refusals=rest.refusals, ai_pauses=list(ai_pauses.lasted), gaps=list(beat.gaps),
+                gc_pauses=gc_pauses.pauses, settled=await settled_count(bot) - settled_before,
+                stuck=stuck, unsettled=unsettled, drain_seconds=drain_seconds, playing_on=playing_on,
+                errors=[describe(error) for error in env.errors[errors_before:]])
+            if args.raw_out:
+                Path(args.raw_out).write_text(figures.to_json())
+            else:
+                report(args, figures)
         finally:
             ai_pauses.uninstall()
             rest.uninstall()
             await env.shutdown()
             await bot.release()
+
+
+def describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:120]}"
+
+
+# Each process of a run (``--processes``) has a simulated Discord of its own, whose snowflakes
+# come from its clock: started this far apart (more than any run lasts), their servers,
+# channels and people never share an id in the database they share.
+WORLDS_APART_SECONDS = 86400.0
+
+
+def keep_ids_apart(env, child: int) -> None:
+    env.backend.advance_clock(child * WORLDS_APART_SECONDS)
+
+
+def adopt_only_tables_of_this_world(bot) -> None:
+    """A table another process of the run opened has no server in this process's simulated
+    Discord: it must not adopt it once that process has given its leases up (a shard of a real
+    bot, which sees every server, would)."""
+    tables_to_adopt = bot.db.tables_to_adopt
+
+    async def ours(holder: str, finished_since: str) -> list[int]:
+        rows = [await bot.db.get_table(table_id) for table_id in await tables_to_adopt(holder, finished_since)]
+        return [row["id"] for row in rows if row is not None and bot.get_guild(row["guild_id"]) is not None]
+
+    bot.db.tables_to_adopt = ours
+
+
+READY = "ready to measure"
+
+
+async def wait_for_the_other_processes() -> None:
+    """One of several processes: say this one is set up, and wait until every one is, so that
+    they all measure the same window."""
+    print(READY, flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+
+async def run_processes(args) -> None:
+    """``--processes`` K: K processes of this script, each its own bot and simulated Discord,
+    on one shared PostgreSQL database; their figures merged into one report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        async with database_for(args.database, Path(tmp)) as database:
+            outputs = [Path(tmp) / f"figures-{child}.json" for child in range(args.processes)]
+            children = [await start_child(args, database, child, tables, output) for child, (tables, output)
+                        in enumerate(zip(split_tables(args.tables, args.processes), outputs))]
+            try:
+                if not all(await asyncio.gather(*(relay_until_ready(child) for child in children))):
+                    raise SystemExit("a process stopped while setting up (its errors are above)")
+                finished = await asyncio.gather(*(child.communicate(b"go\n") for child in children))
+            finally:
+                for child in children:
+                    if child.returncode is None:
+                        child.kill()
+                        await child.wait()
+            for stdout, _ in finished:
+                sys.stderr.buffer.write(stdout)
+            if any(child.returncode for child in children):
+                raise SystemExit("a process failed (its errors are above)")
+            figures = merge([Figures.from_json(output.read_text()) for output in outputs])
+    report(args, figures)
+
+
+async def start_child(args, database: str, child: int, tables: int, output: Path):
+    options = ["--tables", tables, "--humans", args.humans, "--game", args.game, "--think", args.think,
+               "--seconds", args.seconds, "--seed", args.seed + child, "--database", database,
+               "--child", child, "--raw-out", output]
+    if args.ai_delay is not None:
+        options += ["--ai-delay", args.ai_delay]
+    if args.profile:
+        options += ["--profile", f"{args.profile}.{child}"]
+    if args.text_only:
+        options.append("--text-only")
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "benchmarks.load", *map(str, options), cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+
+
+async def relay_until_ready(child) -> bool:
+    """Whether the process got ready to measure (else it stopped); what else it printed goes on."""
+    while line := await child.stdout.readline():
+        if line.decode().strip() == READY:
+            return True
+        sys.stderr.buffer.write(line)
+    return False
 
 
 @contextlib.asynccontextmanager
@@ -452,46 +561,49 @@ async def database_for(choice: str | None, tmp: Path):
         server.stop()
 
 
+def servers_here(bot) -> tuple[str, tuple[int, ...]]:
+    """The condition on ``guild_id`` that keeps the rows of this bot's simulated servers, and
+    its parameters: with several processes on one database, the others' tables are theirs to
+    count."""
+    guilds = tuple(guild.id for guild in bot.guilds)
+    return f"guild_id IN ({', '.join('?' * len(guilds))})", guilds
+
+
 async def settled_count(bot) -> int:
-    (count,) = await bot.db.fetchone("SELECT COUNT(*) FROM settlements")
+    here, guilds = servers_here(bot)
+    (count,) = await bot.db.fetchone(f"SELECT COUNT(*) FROM settlements WHERE {here}", guilds)
     return count
 
 
 async def stuck_and_unsettled(bot) -> tuple[int, int]:
     stuck = sum(1 for t in bot.tables.tables.values()
                 if t.status == "playing" and t.state is not None and t.state.is_over)
+    here, guilds = servers_here(bot)
     (unsettled,) = await bot.db.fetchone(
         "SELECT COUNT(*) FROM games WHERE status != 'finished' AND id NOT IN (SELECT game_id FROM settlements)"
-        " AND (SELECT status FROM tables WHERE tables.id = games.table_id) != 'playing'")
+        f" AND (SELECT status FROM tables WHERE tables.id = games.table_id) != 'playing' AND {here}", guilds)
     return stuck, unsettled
 
 
-def percentile(values, q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
-
-
-def report(args, config: Config, humans, rest, ai_pauses, beat, gc_pauses, cpu, wall, settled,
-           stuck_unsettled, drained, errors) -> None:
-    latencies = [x * 1000 for h in humans for x in h.latencies]
-    move_latencies = [x * 1000 for h in humans for x in h.move_latencies]
-    clicks = Counter()
-    for h in humans:
-        clicks.update(h.clicks)
+def report(args, figures: Figures) -> None:
+    latencies = [x * 1000 for x in figures.latencies]
+    move_latencies = [x * 1000 for x in figures.move_latencies]
+    clicks = figures.clicks
     moves = clicks["move"]
     per_move = 1 / max(moves, 1)
-    table_minutes = args.tables * wall / 60
+    wall, table_minutes = figures.window, figures.table_minutes
     game = "five games" if args.game == "all" else args.game
     seats = "1 person + 3 AI" if args.humans == 1 else f"{args.humans} people" + \
         (f" + {4 - args.humans} AI" if args.humans < 4 else "")
-    print(f"\n{args.tables} tables ({seats}, {game}{', text only' if args.text_only else ''}), "
-          f"AI delay {config.ai_delay_seconds:g} s, think {args.think:g} s, {wall:.0f} s measured "
-          f"({table_minutes:.1f} table-minutes), {'PostgreSQL' if is_postgres(config.database) else 'SQLite'}")
+    print(f"\n{tables_heading(figures.tables)} ({seats}, {game}{', text only' if args.text_only else ''}), "
+          f"AI delay {figures.ai_delay:g} s, think {args.think:g} s, {wall:.0f} s measured "
+          f"({table_minutes:.1f} table-minutes), {figures.database}")
     print(f"human clicks: {sum(clicks.values())} ({sum(clicks.values()) / wall:.1f}/s): {moves} moves, "
           f"{clicks['quick']} Quick Select, {clicks['next']} Next round, {clicks['rematch']} Rematch, "
-          f"{clicks['start']} Start; private (ephemeral) answers {rest.private_answers}")
+          f"{clicks['start']} Start; private (ephemeral) answers {figures.private_answers}")
 
-    global_calls, interaction_calls = rest.total(GLOBAL), rest.total(INTERACTION)
+    global_calls = figures.of_kind(figures.calls, GLOBAL)
+    interaction_calls = figures.of_kind(figures.calls, INTERACTION)
     global_per_table_minute = global_calls / max(table_minutes, 1e-9)
     print(f"globally limited REST calls: {global_per_table_minute:.1f} per table-minute, "
           f"{global_calls * per_move:.2f} per human move ({global_calls} calls, {global_calls / wall:.1f}/s "
@@ -500,7 +612,8 @@ def report(args, config: Config, humans, rest, ai_pauses, beat, gc_pauses, cpu, 
           f"table-minute, {interaction_calls * per_move:.2f} per human move ({interaction_calls} calls)")
     print(f"tables one token can carry: {tables_per_token(global_per_table_minute):.0f} at 50 calls/s, "
           f"{tables_per_token(global_per_table_minute, 0.8):.0f} at 80 % (40/s)")
-    up_global, up_interaction = rest.uploaded(GLOBAL) / 1024, rest.uploaded(INTERACTION) / 1024
+    up_global = figures.of_kind(figures.uploads, GLOBAL) / 1024
+    up_interaction = figures.of_kind(figures.uploads, INTERACTION) / 1024
     print(f"KB uploaded per human move: {(up_global + up_interaction) * per_move:.0f} "
           f"(globally limited calls {up_global * per_move:.0f}, interaction calls {up_interaction * per_move:.0f}); "
           f"{(up_global + up_interaction) / 1024 / wall:.2f} MB/s for the whole bot")
@@ -510,46 +623,56 @@ def report(args, config: Config, humans, rest, ai_pauses, beat, gc_pauses, cpu, 
               f"  p99 {percentile(latencies, .99):.1f}  max {max(latencies):.1f}"
               + (f"  (moves: p50 {statistics.median(move_latencies):.1f}  p95 {percentile(move_latencies, .95):.1f}"
                  f"  p99 {percentile(move_latencies, .99):.1f})" if move_latencies else ""))
-    unanswered = sum(h.unanswered for h in humans)
-    if unanswered:
-        print(f"clicks not answered within {CLICK_TIMEOUT:.0f} s: {unanswered}")
-    if ai_pauses.lasted:
-        lasted = list(ai_pauses.lasted)
-        print(f"AI pauses ({config.ai_delay_seconds:g} s asked, wall clock): {len(lasted)}, "
+    if figures.unanswered:
+        print(f"clicks not answered within {CLICK_TIMEOUT:.0f} s: {figures.unanswered}")
+    if figures.ai_pauses:
+        lasted = figures.ai_pauses
+        print(f"AI pauses ({figures.ai_delay:g} s asked, wall clock): {len(lasted)}, "
               f"p50 {statistics.median(lasted):.2f} s  p95 {percentile(lasted, .95):.2f} s  max {max(lasted):.2f} s")
-        if statistics.median(lasted) > 1.2 * config.ai_delay_seconds:
+        if statistics.median(lasted) > 1.2 * figures.ai_delay:
             print("WARNING: the simulator did not keep up (the AI pauses lasted longer than asked: SimCord settles "
                   "all the bot's work before each wall-clock timer moves its clock); the tables played slower, so "
                   "the per-minute figures and tables per token understate the load; per-move figures stand")
-    gaps = [g * 1000 for g in beat.gaps]
+    gaps = [g * 1000 for g in figures.gaps]
     print(f"event-loop stall ms (1 ms heartbeat): max {max(gaps):.1f}  p99 {percentile(gaps, .99):.1f}  "
           f"gaps > 50 ms: {sum(g > 50 for g in gaps)}")
-    for generation, pauses in gc_pauses.pauses.items():
+    for generation, pauses in figures.gc_pauses.items():
         if pauses:
             print(f"gc gen {generation}: {len(pauses)} collections, max {max(pauses) * 1000:.1f} ms, "
                   f"total {sum(pauses) * 1000:.0f} ms")
-    print(f"process CPU: {cpu:.1f} s ({cpu / wall * 100:.0f}% of one core), "
-          f"{cpu / max(sum(clicks.values()), 1) * 1000:.1f} ms per click")
+    print(f"{cpu_spent(figures)}, {sum(figures.cpu) / max(sum(clicks.values()), 1) * 1000:.1f} ms per click")
     print("routes: calls per human move · per table-minute · KB per human move  (G: globally limited, "
           "I: interaction)")
-    for name, count in rest.calls.most_common(12):
-        kind = "G" if rest.kinds[name] == GLOBAL else "I"
+    for name, count in figures.calls.most_common(12):
+        kind = "G" if figures.kinds[name] == GLOBAL else "I"
         print(f"  {kind} {count * per_move:5.2f} · {count / max(table_minutes, 1e-9):5.1f} · "
-              f"{rest.uploads[name] / 1024 * per_move:5.0f}  {name}")
-    stuck, unsettled = stuck_unsettled
-    print(f"games settled while measuring: {settled}; games played to the end by humans: "
-          f"{sum(h.games for h in humans)}")
-    seconds, playing_on = drained
-    print(f"drained in {seconds:.1f} s" + (f" ({playing_on} tables where only AI seats still play)" if playing_on else "")
-          + f"; tables stuck: {stuck}; games over but unsettled: {unsettled}")
-    if rest.refusals:
-        print("private answers: " + "; ".join(f"{n}× {text!r}" for text, n in rest.refusals.most_common(4)))
-    if errors:
-        print(f"errors recorded by SimCord: {len(errors)}: " + "; ".join(
-            f"{type(e).__name__}: {str(e).splitlines()[0][:120]}" for e in errors[:3]))
+              f"{figures.uploads[name] / 1024 * per_move:5.0f}  {name}")
+    print(f"games settled while measuring: {figures.settled}; games played to the end by humans: {figures.games}")
+    print(f"drained in {figures.drain_seconds:.1f} s"
+          + (f" ({figures.playing_on} tables where only AI seats still play)" if figures.playing_on else "")
+          + f"; tables stuck: {figures.stuck}; games over but unsettled: {figures.unsettled}")
+    if figures.refusals:
+        print("private answers: " + "; ".join(f"{n}× {text!r}" for text, n in figures.refusals.most_common(4)))
+    if figures.errors:
+        print(f"errors recorded by SimCord: {len(figures.errors)}: " + "; ".join(figures.errors[:3]))
 
 
-if __name__ == "__main__":
+def tables_heading(tables: list[int]) -> str:
+    if len(tables) == 1:
+        return f"{tables[0]} tables"
+    each = f"{tables[0]} each" if len(set(tables)) == 1 else " + ".join(map(str, tables))
+    return f"{sum(tables)} tables on {len(tables)} processes, {each}"
+
+
+def cpu_spent(figures: Figures) -> str:
+    if figures.processes == 1:
+        return f"process CPU: {figures.cpu[0]:.1f} s ({figures.cpu[0] / figures.wall[0] * 100:.0f}% of one core)"
+    shares = ", ".join(f"{cpu / wall * 100:.0f}%" for cpu, wall in zip(figures.cpu, figures.wall))
+    return (f"CPU of the {figures.processes} bot processes: {sum(figures.cpu):.1f} s in all ({shares} of one core "
+            f"each; the PostgreSQL server not counted)")
+
+
+def parse_arguments(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--humans", type=int, choices=(1, 4), default=1,
@@ -563,7 +686,25 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", help="a postgresql:// URL, or 'postgres' for a throwaway server as the tests "
                         "start one (default: a SQLite file)")
-    parser.add_argument("--profile", help="write a cProfile of the measured window to this file")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes sharing the tables and one PostgreSQL database, each with its own "
+                        "simulated Discord (PostgreSQL only)")
+    parser.add_argument("--profile", help="write a cProfile of the measured window to this file (with --processes, "
+                        "one file per process: FILE.0, FILE.1…)")
     parser.add_argument("--text-only", action="store_true",
                         help="tables without their picture (what the table picture costs, by difference)")
-    asyncio.run(main(parser.parse_args()))
+    # what --processes gives each of its processes
+    parser.add_argument("--child", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--raw-out", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.processes < 1 or args.processes > args.tables:
+        parser.error(f"--processes must be between 1 and the number of tables ({args.tables})")
+    if args.processes > 1 and args.database != "postgres" and not is_postgres(args.database or ""):
+        parser.error("--processes above 1 needs PostgreSQL (--database postgres or a postgresql:// URL): "
+                     "a SQLite database belongs to one process")
+    return args
+
+
+if __name__ == "__main__":
+    arguments = parse_arguments()
+    asyncio.run(run_processes(arguments) if arguments.processes > 1 else main(arguments))
