@@ -50,7 +50,8 @@ class Config:
     table_edit_seconds: float = 2.5
     # A player who clicked his hand this recently is not notified of his turn (he is looking).
     notify_quiet_seconds: float = 20.0
-    # The bot's share of Discord's global limit (50 calls per second per bot): 80 %.
+    # The bot's share of Discord's global limit (50 calls per second per bot, all its processes
+    # together): 80 %. A process running some of the shards spends their part of it.
     rest_calls_per_second: float = 40.0
     # Shards (Discord requires them past 2,500 servers). Unset: as many as Discord recommends,
     # all in this process. Several processes on one PostgreSQL database: the same shard_count
@@ -65,6 +66,14 @@ class Config:
     # (default: host name and process id).
     instance_name: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rest_calls_here(self) -> float:
+        """This process's part of ``rest_calls_per_second``: its shards' share (Discord counts
+        the limit per bot, whichever process calls), all of it when it runs every shard."""
+        if self.shard_ids is None or not self.shard_count:
+            return self.rest_calls_per_second
+        return self.rest_calls_per_second * len(self.shard_ids) / self.shard_count
 
     def with_overrides(self, **overrides: Any) -> "Config":
         return dataclasses.replace(self, **overrides)

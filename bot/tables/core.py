@@ -75,7 +75,7 @@ class ServiceCore:
         self._languages: dict[int, tuple[str, bool]] = {}  # user -> (language, chosen with /settings)
         self._notify: dict[int, str] = {}  # user -> how he is told it is his turn (/settings notify)
         # the bot's share of Discord's global limit, for every table's outbox
-        self.budget = Budget(self.config.rest_calls_per_second)
+        self.budget = Budget(self.config.rest_calls_here)
         # Several processes on one PostgreSQL database: the tables this one drives (.driving)
         self.leases = Leases(db, enabled=is_postgres(self.config.database),
                              holder=self.config.instance_name or default_holder(),

@@ -60,3 +60,10 @@ def test_the_database_is_described_without_its_password():
     assert backend.describe() == "PostgreSQL database chieu on db.example:5433"
     assert PostgresBackend("postgresql://chieu@/chieu?host=/run/postgresql", pool=None).describe() == \
         "PostgreSQL database chieu on /run/postgresql"
+
+
+def test_a_process_running_some_shards_spends_their_share_of_the_rest_budget():
+    assert load(shard_count=4).rest_calls_here == 40
+    assert load(shard_count=4, shard_ids=[0, 1, 2, 3]).rest_calls_here == 40
+    assert load(shard_count=4, shard_ids=[2]).rest_calls_here == 10
+    assert load(shard_count=3, shard_ids=[0, 2], rest_calls_per_second=30).rest_calls_here == 20

@@ -30,6 +30,7 @@ def test_the_bot_processes_share_postgresql_and_split_the_shards(monkeypatch):
     assert len(bots) == 2
     shards: list[int] = []
     counts = set()
+    rates: list[float] = []
     for service in bots.values():
         env = service["environment"]
         assert env["CHIEU_DATABASE"].startswith("postgresql://") and "@db:" in env["CHIEU_DATABASE"]
@@ -41,6 +42,9 @@ def test_the_bot_processes_share_postgresql_and_split_the_shards(monkeypatch):
         assert config.database.startswith("postgresql://")
         counts.add(config.shard_count)
         shards += config.shard_ids
+        rates.append(config.rest_calls_here)
     (count,) = counts
     assert sorted(shards) == list(range(count))
+    # Discord's 50 calls/s are the bot's, not each process's: together they spend the bot's share
+    assert sum(rates) == load().rest_calls_per_second
     assert "${POSTGRES_PASSWORD" in compose["services"]["db"]["environment"]["POSTGRES_PASSWORD"]
