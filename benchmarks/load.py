@@ -398,9 +398,12 @@ async def main(args) -> None:
             starters = [Human(env, players, players.members[0], True, rng, rest, args.think) for players in servers]
             await asyncio.gather(*(starter.click(lobby, buttons(lobby)["Start"], "start")
                                    for starter, lobby in zip(starters, lobbies)))
-            # the deals reach Discord (the budget spreads them), then the measured play begins
-            for _ in range(200):
-                if not any(t.presenter is not None and t.presenter.pending() for t in bot.tables.tables.values()):
+            # the deals reach Discord (the budget spreads them: a table's deal is about 9 calls),
+            # then the measured play begins; a deal left over would be counted as play
+            dealing_until = time.perf_counter() + 10 + 2 * 9 * args.tables / config.rest_calls_here
+            while any(t.presenter is not None and t.presenter.pending() for t in bot.tables.tables.values()):
+                if time.perf_counter() > dealing_until:
+                    print("WARNING: some deals had not reached Discord when the measuring began", file=sys.stderr)
                     break
                 await asyncio.sleep(0.05)
             settled_before = await settled_count(bot)
