@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -46,9 +47,11 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest_asyncio.fixture
-async def bot_factory(database: str):
+async def bot_factory(database: str, request):
     """Builds bots on the same database (a restart needs a new bot object); closes them all.
-    The database is the test's SQLite file, or its PostgreSQL database under ``both_backends``."""
+    The database is the test's SQLite file, or its PostgreSQL database under ``both_backends``.
+    Deals and drawn seatings are seeded by the test's name (and the bot's number), so a test
+    plays the same games on every run: a red CI means a change broke something."""
     bots = []
 
     def build(**overrides):
@@ -60,6 +63,14 @@ async def bot_factory(database: str):
                    # simulated play would otherwise spend in renewals; one process holds them all
                    "lease_seconds": 60, **overrides}
         bot = create_bot(load(**options))
+        name, setup = f"{request.node.nodeid} #{len(bots)}", bot.setup_hook
+
+        async def seeded_setup() -> None:
+            await setup()  # (the table service exists from here on)
+            bot.tables.deal_random = random.Random(f"deals of {name}")
+            bot.tables.seating_random = random.Random(f"seatings of {name}")
+
+        bot.setup_hook = seeded_setup
         bots.append(bot)
         return bot
 

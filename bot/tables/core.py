@@ -72,6 +72,9 @@ class ServiceCore:
         # seating_random (tests may seed it), the others as in the lobby.
         self.next_seating: list[int] | None = None
         self.seating_random: random.Random = random.SystemRandom()
+        # Where a game's seed comes from when none is given (tests seed it: a red CI must mean
+        # that a change broke something, not an unlucky deal).
+        self.deal_random: random.Random = random.SystemRandom()
         self._languages: dict[int, tuple[str, bool]] = {}  # user -> (language, chosen with /settings)
         self._notify: dict[int, str] = {}  # user -> how he is told it is his turn (/settings notify)
         # the bot's share of Discord's global limit, for every table's outbox

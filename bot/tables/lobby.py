@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from typing import Any
 
 import discord
@@ -264,7 +263,7 @@ class LobbyFlow(ShowFlow):
         decks, self.next_decks = self.next_decks, None
         seed, self.next_seed = self.next_seed, None
         if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+            seed = self.deal_random.randrange(2**63)
         table.seats = self._seat_players(table, ui)
         previous_winner = await self._previous_winner(table)
         state = ui.game.new(len(table.seats), seed=seed, deck=deck, decks=decks,
