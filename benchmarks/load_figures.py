@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import statistics
 from collections import Counter
 from dataclasses import dataclass
 
@@ -31,6 +32,7 @@ class Figures:
     private_answers: int
     refusals: Counter[str]  # private answer's text -> times
     ai_pauses: list[float]  # as they really lasted
+    overslept: list[float]  # seconds each of the bot's timed pauses lasted beyond what it asked
     gaps: list[float]  # between two beats of the 1 ms heartbeat
     gc_pauses: dict[int, list[float]]  # by generation
     settled: int
@@ -55,6 +57,12 @@ class Figures:
     def of_kind(self, counts: Counter[str], kind: str) -> int:
         """The calls (or bytes uploaded) of the routes of one kind."""
         return sum(n for name, n in counts.items() if self.kinds[name] == kind)
+
+    def simulator_behind(self) -> bool:
+        """Whether the bot's pauses lasted clearly longer than asked (the AI's by a fifth at the
+        median, or any pause by a quarter of a second at the 95th percentile)."""
+        ai_late = bool(self.ai_pauses) and statistics.median(self.ai_pauses) > 1.2 * self.ai_delay
+        return ai_late or (bool(self.overslept) and percentile(self.overslept, .95) > 0.25)
 
     @property
     def processes(self) -> int:
@@ -92,6 +100,7 @@ def merge(parts: list[Figures]) -> Figures:
         private_answers=sum(part.private_answers for part in parts),
         refusals=sum((part.refusals for part in parts), Counter()),
         ai_pauses=_joined(part.ai_pauses for part in parts),
+        overslept=_joined(part.overslept for part in parts),
         gaps=_joined(part.gaps for part in parts),
         gc_pauses={generation: _joined(part.gc_pauses.get(generation, []) for part in parts)
                    for generation in sorted({g for part in parts for g in part.gc_pauses})},

@@ -14,7 +14,7 @@ def figures(tables: int, cpu: float, wall: float, **changes) -> Figures:
         calls=Counter({"PATCH /channels/:id/messages/:id": 3}),
         kinds={"PATCH /channels/:id/messages/:id": "global"},
         uploads=Counter({"PATCH /channels/:id/messages/:id": 2048}), private_answers=1,
-        refusals=Counter({"Not your turn.": 1}), ai_pauses=[1.0], gaps=[0.001, 0.002],
+        refusals=Counter({"Not your turn.": 1}), ai_pauses=[1.0], overslept=[0.001], gaps=[0.001, 0.002],
         gc_pauses={0: [0.0001], 1: [], 2: []}, settled=2, stuck=0, unsettled=0, drain_seconds=1.5,
         playing_on=0, errors=[])
     return Figures(**{**values, **changes})
@@ -58,3 +58,10 @@ def test_tables_are_shared_as_evenly_as_they_can_be():
     assert split_tables(100, 3) == [34, 33, 33]
     with pytest.raises(ValueError):
         split_tables(2, 3)
+
+
+def test_the_report_says_when_the_simulator_did_not_keep_up():
+    assert not figures(1, 1, 1, ai_pauses=[1.0, 1.01], overslept=[0.001] * 20 + [0.4]).simulator_behind()
+    assert figures(1, 1, 1, ai_pauses=[1.5, 1.6]).simulator_behind(), "the AI's pauses ran late"
+    assert figures(1, 1, 1, ai_pauses=[], overslept=[0.001] * 10 + [0.9] * 2).simulator_behind(), \
+        "frames held far longer than asked"
