@@ -172,7 +172,7 @@ class ChanUI(CopyTokensUI):
             specs.append(ButtonSpec("chiu", _("Chíu"), True, "success"))
         if "u" in legal:
             specs.append(ButtonSpec("u", _("Ù!"), True, "success"))
-        return specs + self.helper_buttons(view, quick=bool(legal))
+        return specs + self.helper_buttons(view, quick=self.takes_cards(legal))
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:
         if key in ("draw", "pass", "chiu", "u"):

@@ -111,7 +111,7 @@ class PhomUI(GameUI):
             ButtonSpec("show", _("Show"), phase == "show" and bool(legal), "success"),
             ButtonSpec("discard", _("Discard"), phase == "discard" and bool(legal) and len(selection) == 1, "danger",
                        teach=phase == "discard" and bool(legal)),
-            *self.helper_buttons(view, quick=bool(legal)),
+            *self.helper_buttons(view, quick=self.takes_cards(legal)),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:

@@ -171,7 +171,7 @@ class TuSacUI(CopyTokensUI):
         ]
         if "u" in legal:
             specs.append(ButtonSpec("u", _("Win!"), True, "success"))
-        return specs + self.helper_buttons(view, quick=bool(legal))
+        return specs + self.helper_buttons(view, quick=self.takes_cards(legal))
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:
         cards = [card_of(t) for t in selection]

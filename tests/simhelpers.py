@@ -162,8 +162,10 @@ PHOM_MOVES = ("Eat", "Show", "Discard", "Draw")  # the order to try after Quick 
 
 
 async def quick_move(actor, message_of, moves=PHOM_MOVES) -> list[str]:
-    """Quick Select, then the first enabled move button; returns what the player was told."""
-    await actor.click(message_of(), label="Quick Select")
+    """Quick Select (when a move takes cards: else it is off), then the first enabled move
+    button; returns what the player was told."""
+    if "Quick Select" in enabled(message_of()):
+        await actor.click(message_of(), label="Quick Select")
     message = message_of()
     move = next(label for label in moves if label in enabled(message))
     return private_texts(await actor.click(message, label=move))

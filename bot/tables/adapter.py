@@ -205,6 +205,12 @@ class GameUI:
         return (trash if "trash" in self.helper_keys else []) + [
             ButtonSpec("quick", _("Quick Select"), quick), ButtonSpec("arrange", _("Auto-arrange"), arrange)]
 
+    @staticmethod
+    def takes_cards(legal: list[str]) -> bool:
+        """Whether some legal move is played with cards, which Quick Select could pick: moves
+        without any (Draw, Pass, a win declared, Phỏm's Show of nothing) leave it nothing to do."""
+        return any(" " in action for action in legal)
+
     def keep_selection(self, view: dict, selection: list[str]) -> list[str]:
         """The part of a stored selection still valid for this view (cards that left the hand
         drop out). Games whose hands hold identical copies select tokens such as ``2V#2``

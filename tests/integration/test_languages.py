@@ -137,10 +137,11 @@ async def test_closed_dms_are_told_at_join_and_a_whole_game_is_played_through_my
             # every click answers afresh: a new My hand each time (an ephemeral token lasts 15 minutes)
             hand = (await minh.click(board, label="My hand")).response
             assert hand.ephemeral
-            updated = await minh.click(hand, label="Quick Select")
-            hand = updated.response or hand
+            if "Quick Select" in enabled(hand):  # off when only Draw is left
+                updated = await minh.click(hand, label="Quick Select")
+                hand = updated.response or hand
             move = next((label for label in ("Eat", "Show", "Discard", "Draw") if label in enabled(hand)), None)
-            assert move, (hand.content, enabled(hand), type(updated.response))
+            assert move, (hand.content, enabled(hand))
             assert private_texts(await minh.click(hand, label=move)) == []
         elif table.seat_of(lan.id) in table.state.to_act:
             assert await quick_move(lan.user, lambda: dm(lan)) == []

@@ -1,5 +1,5 @@
 """Words, not codes: the lobby names its language, and a Quick Select with nothing to select
-says so privately, in the clicker's language."""
+says so privately, in the clicker's language; it is off when no move takes a card."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from bot import i18n
 from bot.games.french import FULL_DECK
-from tests.simhelpers import Players, dm, enabled, private_texts, start_table, table_of
+from tests.simhelpers import Players, buttons, dm, enabled, private_texts, start_table, table_of
 
 
 @pytest.mark.parametrize("lang,name", [("es", "Español"), ("vi", "Tiếng Việt"), ("en", "English")])
@@ -26,7 +26,13 @@ MINH = ["5H", "6H", "9C", "AS", "2S", "8D", "JD", "QD", "4H"]
 PACK = LAN + MINH + [c for c in FULL_DECK if c not in LAN + MINH]
 
 
-async def test_a_quick_select_with_nothing_to_select_says_so_privately(simcord_env):
+# Minh could eat Lan's K♠ with J♠ Q♠, but the best move keeps his Q♠ Q♥ Q♦ and draws.
+LAN_2 = ["TD", "TH", "KS", "2S", "7D", "9S", "7S", "3C", "JC", "2C"]
+MINH_2 = ["QD", "9D", "5H", "QH", "5D", "5S", "JS", "KC", "QS"]
+PACK_2 = LAN_2 + MINH_2 + [c for c in FULL_DECK if c not in LAN_2 + MINH_2]
+
+
+async def test_quick_select_is_off_when_no_move_takes_a_card(simcord_env):
     env = simcord_env
     players = await start_table(env, "phom", 2, 0, deck=PACK)
     lan, minh = players.members
@@ -34,6 +40,17 @@ async def test_a_quick_select_with_nothing_to_select_says_so_privately(simcord_e
     await lan.user.select(dm(lan), ["KS"])
     await lan.user.click(dm(lan), label="Discard")
     assert table.state.legal_actions(1) == ["draw"]
+    assert "Quick Select" not in buttons(dm(minh)) and "Draw" in enabled(dm(minh)), "nothing for it to pick"
+
+
+async def test_a_quick_select_with_nothing_to_select_says_so_privately(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "phom", 2, 0, deck=PACK_2)
+    lan, minh = players.members
+    table = table_of(env)
+    await lan.user.select(dm(lan), ["KS"])
+    await lan.user.click(dm(lan), label="Discard")
+    assert table.state.legal_actions(1) == ["draw", "eat JS QS"]
 
     told = await minh.user.click(dm(minh), label="Quick Select")
     assert private_texts(told) == ["Nothing to select: your move now needs no card."]
