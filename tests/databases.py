@@ -71,9 +71,11 @@ class PostgresServer:
         return {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}
 
     def start(self, timeout: float = 60) -> None:
-        subprocess.run([str(self.bindir / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
-                        "--no-sync", "--encoding=UTF8", "--locale=C"],
-                       check=True, capture_output=True, cwd=self.dir, **self._as_user())
+        """Start the server: on a new cluster the first time, on the same data after :meth:`halt`."""
+        if not self.data.exists():
+            subprocess.run([str(self.bindir / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
+                            "--no-sync", "--encoding=UTF8", "--locale=C"],
+                           check=True, capture_output=True, cwd=self.dir, **self._as_user())
         server = [str(self.bindir / "postgres"), "-D", str(self.data), "-k", str(self.dir),
                   "-c", "listen_addresses=", "-c", "max_connections=300",
                   # a test database never has to survive a crash of the machine
@@ -120,7 +122,8 @@ class PostgresServer:
         finally:
             await conn.close()
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stop the server (a fast shutdown: open connections are cut), keeping its data."""
         if self.process is not None:
             self.process.stdin.close()  # the watchdog stops the server
             try:
@@ -128,6 +131,11 @@ class PostgresServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+            self.process = None
+
+    def stop(self) -> None:
+        """Stop the server and remove the cluster."""
+        self.halt()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -139,8 +147,8 @@ def _user_exists(name: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def postgres_server():
+def required_bindir() -> Path:
+    """The PostgreSQL binaries; the test is skipped without them (failed in CI)."""
     bindir = postgres_bindir()
     if bindir is None:
         reason = ("PostgreSQL server binaries (initdb, postgres) not found on PATH nor in "
@@ -149,7 +157,12 @@ def postgres_server():
             pytest.fail(reason + "; CI must run the PostgreSQL tests (.ci/run installs the package)",
                         pytrace=False)
         pytest.skip(reason)
-    server = PostgresServer(bindir)
+    return bindir
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    server = PostgresServer(required_bindir())
     try:
         server.start()
         yield server
