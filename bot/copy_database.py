@@ -14,7 +14,8 @@ import time
 from typing import Callable
 
 from .backends import is_postgres
-from .db import TABLES, Database
+from .db import Database
+from .schema import TABLES
 
 BATCH = 5000
 

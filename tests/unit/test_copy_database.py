@@ -11,7 +11,8 @@ import pytest
 from bot import __main__ as cli
 from bot import ledger
 from bot.copy_database import CopyError, copy_database
-from bot.db import TABLES, Database
+from bot.db import Database
+from bot.schema import TABLES
 
 GUILD = 7
 

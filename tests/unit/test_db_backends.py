@@ -13,7 +13,8 @@ import pytest
 from bot import ledger
 from bot.backends import Row
 from bot.backends.postgres import placeholders
-from bot.db import MIGRATIONS, TABLES, Database
+from bot.db import Database
+from bot.schema import MIGRATIONS, TABLES
 from tests.databases import both_backends
 
 GUILD = 7

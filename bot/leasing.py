@@ -1,0 +1,156 @@
+"""Leases and routed clicks in the database (PostgreSQL, where several processes share it):
+the queries behind ``bot/tables/leases.py`` and ``bot/tables/driving.py``, and the fence that
+every write of a table carries (``FENCE``). :class:`bot.db.Database` has them all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass
+from typing import Any, AsyncIterator
+
+from .backends import Row
+
+# PostgreSQL's clock, in the seconds since 1970 that leases count in: every process compares
+# leases with the one clock of the database, never with its own (see bot/tables/driving.py).
+DB_NOW = "extract(epoch from clock_timestamp())"
+# Routed clicks and their answers travel on this LISTEN/NOTIFY channel.
+ROUTES_CHANNEL = "chieu_routes"
+
+
+class LeaseLost(RuntimeError):
+    """A write for a table this process no longer drives (another process took its lease):
+    nothing was written."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A process's hold on a table: ``epoch`` grows with each new take (never repeating), so a
+    write fenced by it fails once anyone (this process included) has taken the table again."""
+
+    table_id: int
+    holder: str
+    epoch: int
+
+
+# A new epoch: more than the lease's last one, and the database's clock in milliseconds when
+# that is more, so that epochs never come back, even for a lease whose row was deleted (a day
+# after it expired).
+_EPOCH = f"CAST({DB_NOW} * 1000 AS BIGINT)"
+
+# The condition a fenced write adds: the lease row is still this holder's at this epoch, and
+# stays so until the write commits (FOR SHARE: a take waits for the write, then sees the lease
+# it must respect).
+FENCE = "EXISTS (SELECT 1 FROM leases WHERE table_id = ? AND holder = ? AND epoch = ? FOR SHARE)"
+
+
+def fence(lease: Lease) -> tuple[int, str, int]:
+    """The parameters of ``FENCE`` for this lease."""
+    return lease.table_id, lease.holder, lease.epoch
+
+
+class LeaseQueries:
+    """The lease and routed-click queries of :class:`bot.db.Database` (which runs them)."""
+
+    async def take_lease(self, table_id: int, holder: str, seconds: float) -> int | None:
+        """Take the table's lease for ``seconds`` if nobody holds it, it expired, or it is
+        ``holder``'s already (a restarted process of the same name): the new epoch, or None
+        when a live lease of another process stands. One statement: of two processes taking
+        the same lease, the row lock lets one win and shows the other the winner's lease."""
+        row = await self.fetchone(
+            f"INSERT INTO leases (table_id, holder, epoch, expires_at) VALUES (?, ?, {_EPOCH}, {DB_NOW} + ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
+            f" epoch = GREATEST(leases.epoch + 1, {_EPOCH}), expires_at = excluded.expires_at"
+            f" WHERE leases.holder = excluded.holder OR leases.expires_at < {DB_NOW}"
+            " RETURNING epoch", (table_id, holder, seconds))
+        return None if row is None else row["epoch"]
+
+    async def renew_leases(self, holder: str, held: dict[int, int], seconds: float) -> set[int]:
+        """Extend the leases ``held`` (table -> epoch) that are still this holder's at that
+        epoch; returns the tables renewed (the others are lost)."""
+        if not held:
+            return set()
+        rows = await self.fetchall(
+            f"UPDATE leases SET expires_at = {DB_NOW} + ? FROM unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+            " WHERE leases.table_id = mine.id AND leases.epoch = mine.epoch AND leases.holder = ?"
+            " RETURNING leases.table_id", (seconds, list(held), list(held.values()), holder))
+        return {row["table_id"] for row in rows}
+
+    async def release_leases(self, holder: str, held: dict[int, int]) -> None:
+        """Give these leases up (a clean stop, a closed table): another process may take them at
+        once. The rows stay, expired, so that the next take's epoch is still above theirs."""
+        if held:
+            await self.execute(
+                f"UPDATE leases SET expires_at = {DB_NOW} - 1 FROM unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+                " WHERE leases.table_id = mine.id AND leases.epoch = mine.epoch AND leases.holder = ?",
+                (list(held), list(held.values()), holder))
+
+    async def lease_of(self, table_id: int) -> Row | None:
+        """The table's lease: ``holder``, ``epoch`` and ``live`` (not expired)."""
+        return await self.fetchone(
+            f"SELECT holder, epoch, expires_at > {DB_NOW} AS live FROM leases WHERE table_id = ?", (table_id,))
+
+    async def check_lease(self, lease: Lease) -> None:
+        """Inside a transaction: the lease holds, and holds until the transaction ends; else LeaseLost."""
+        if await self.fetchone(f"SELECT 1 WHERE {FENCE}", fence(lease)) is None:
+            raise LeaseLost(f"table {lease.table_id}: lease {lease.epoch} of {lease.holder} is gone")
+
+    @contextlib.asynccontextmanager
+    async def fenced(self, lease: Lease | None) -> AsyncIterator[None]:
+        """The enclosed writes, only while ``lease`` holds: one transaction that checks it first
+        (a taker waits for its commit), else LeaseLost and nothing written. Without a lease (one
+        process, nothing to fence), the writes run as they are."""
+        if lease is None:
+            yield
+            return
+        async with self.transaction():
+            await self.check_lease(lease)
+            yield
+
+    async def forget_leases(self, dead_for: float) -> None:
+        """Leases nobody renewed for ``dead_for`` seconds (their tables closed long ago)."""
+        await self.execute(f"DELETE FROM leases WHERE expires_at < {DB_NOW} - ?", (dead_for,))
+
+    # ---- routed clicks (a click that reached a process which does not drive its table)
+    async def route_click(self, interaction_id: int, table_id: int, sender: str, payload: str,
+                          to: str) -> bool:
+        """Leave the click for its table's driver and tell it (``NOTIFY``, sent at commit);
+        False if this interaction was routed already."""
+        async with self.transaction():
+            added = await self.execute(
+                "INSERT INTO routed_clicks (interaction_id, table_id, sender, payload, created_at)"
+                f" VALUES (?, ?, ?, ?, {DB_NOW}) ON CONFLICT DO NOTHING",
+                (interaction_id, table_id, sender, payload))
+            if added:
+                await self.notify({"kind": "click", "to": to, "id": interaction_id, "table": table_id})
+        return bool(added)
+
+    async def claim_click(self, interaction_id: int, lease: Lease) -> Row | None:
+        """Take a routed click to apply it, only as the table's driver (fenced by its lease)
+        and only once: its ``payload`` and ``sender``, or None (taken already, or not ours)."""
+        return await self.fetchone(
+            "UPDATE routed_clicks SET taken_by = ? WHERE interaction_id = ? AND table_id = ? AND taken_by IS NULL"
+            f" AND {FENCE} RETURNING payload, sender",
+            (lease.holder, interaction_id, lease.table_id, *fence(lease)))
+
+    async def waiting_clicks(self, table_ids: list[int], within: float) -> list[Row]:
+        """Routed clicks for these tables that nobody took, younger than ``within`` seconds."""
+        if not table_ids:
+            return []
+        return await self.fetchall(
+            "SELECT interaction_id, table_id FROM routed_clicks WHERE taken_by IS NULL"
+            f" AND table_id = ANY(?::bigint[]) AND created_at > {DB_NOW} - ? ORDER BY interaction_id",
+            (table_ids, within))
+
+    async def forget_clicks(self, older_than: float) -> None:
+        await self.execute(f"DELETE FROM routed_clicks WHERE created_at < {DB_NOW} - ?", (older_than,))
+
+    async def notify(self, message: dict) -> None:
+        """A message to every process listening on the routes channel (with the transaction it is in)."""
+        await self.execute("SELECT pg_notify(?, ?)", (ROUTES_CHANNEL, json.dumps(message)))
+
+    async def listen(self, callback) -> Any:
+        """A connection of its own (outside the pool) that calls ``callback(message)`` for each
+        message on the routes channel; close it with ``await connection.close()``."""
+        return await self.backend.listen(ROUTES_CHANNEL, lambda payload: callback(json.loads(payload)))
