@@ -32,24 +32,25 @@ MINH_2 = ["QD", "9D", "5H", "QH", "5D", "5S", "JS", "KC", "QS"]
 PACK_2 = LAN_2 + MINH_2 + [c for c in FULL_DECK if c not in LAN_2 + MINH_2]
 
 
-async def test_quick_select_is_off_when_no_move_takes_a_card(simcord_env):
-    env = simcord_env
-    players = await start_table(env, "phom", 2, 0, deck=PACK)
-    lan, minh = players.members
-    table = table_of(env)
+async def minh_after_lans_king(env, pack: list[str]):
+    """Lan (seat 0) discards K♠ from ``pack``'s deal: Minh's turn. The players and the table."""
+    players = await start_table(env, "phom", 2, 0, deck=pack)
+    lan = players.members[0]
     await lan.user.select(dm(lan), ["KS"])
     await lan.user.click(dm(lan), label="Discard")
+    return players, table_of(env)
+
+
+async def test_quick_select_is_off_when_no_move_takes_a_card(simcord_env):
+    players, table = await minh_after_lans_king(simcord_env, PACK)
+    minh = players.members[1]
     assert table.state.legal_actions(1) == ["draw"]
     assert "Quick Select" not in buttons(dm(minh)) and "Draw" in enabled(dm(minh)), "nothing for it to pick"
 
 
 async def test_a_quick_select_with_nothing_to_select_says_so_privately(simcord_env):
-    env = simcord_env
-    players = await start_table(env, "phom", 2, 0, deck=PACK_2)
-    lan, minh = players.members
-    table = table_of(env)
-    await lan.user.select(dm(lan), ["KS"])
-    await lan.user.click(dm(lan), label="Discard")
+    players, table = await minh_after_lans_king(simcord_env, PACK_2)
+    minh = players.members[1]
     assert table.state.legal_actions(1) == ["draw", "eat JS QS"]
 
     told = await minh.user.click(dm(minh), label="Quick Select")
