@@ -1,5 +1,6 @@
-"""An installed bot speaks every language: a wheel built from a clean copy of the sources (what
-``pip install .`` or a container installs) carries the catalogs the bot reads (issue #18).
+"""An installed bot speaks every language and has everything it reads: a wheel built from
+exactly the files the Dockerfile copies (what the image installs; a clone has more) carries the
+catalogs, the rules texts and the card font, and its cogs import (issue #18; the image, #19).
 
 The wheel is built without the network (``--no-index --no-build-isolation``: setuptools and
 wheel come from the test extras) and unzipped; a subprocess started outside the repo, with only
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,8 +35,17 @@ PROBE = textwrap.dedent("""
     module = sys.modules[main.__module__]
     from bot import i18n
 
+    import importlib
+    from bot.app import EXTENSIONS
+    from rendering import fonts, render_hand
+
+    cogs = [importlib.import_module(name) for name in EXTENSIONS]
+    rules = sorted(p.name for p in (Path(module.__file__).parent / "rules").glob("*.md"))
+    hand = render_hand([["2V", "3W", "CC"]], deck="tosom")  # Chắn's cards: the CJK font
     said = {"entry": entry.value,
-            "from_wheel": all(here in Path(m.__file__).resolve().parents for m in (module, i18n))}
+            "from_wheel": all(here in Path(m.__file__).resolve().parents for m in (module, i18n, fonts, *cogs)),
+            "cjk_font": fonts.CJK_FONT_PATH.is_file() and here in fonts.CJK_FONT_PATH.resolve().parents,
+            "rules": rules, "hand_bytes": len(hand)}
     for lang in ("en", "vi", "es"):
         with i18n.language(lang):
             said[lang] = [i18n._("It is not your turn."),
@@ -45,9 +56,24 @@ PROBE = textwrap.dedent("""
 """)
 
 
-def test_an_installed_wheel_speaks_vietnamese_and_spanish(tmp_path):
+def copy_what_the_image_copies(sources: Path) -> None:
+    """The Dockerfile's ``COPY`` lines, done into ``sources`` (its WORKDIR): a folder is copied
+    as the target folder, files into the target folder (``./``)."""
+    copies = re.findall(r"^COPY (.+) (\S+)$", (ROOT / "Dockerfile").read_text(), re.M)
+    assert copies, "the Dockerfile copies the sources"
+    for paths, target in copies:
+        for path in paths.split():
+            origin = ROOT / path
+            if origin.is_dir():
+                shutil.copytree(origin, sources / target, ignore=NOT_SOURCES)
+            else:
+                (sources / target).mkdir(parents=True, exist_ok=True)
+                shutil.copy2(origin, sources / target / origin.name)
+
+
+def test_the_installed_bot_speaks_every_language_and_has_its_files(tmp_path):
     sources, wheels, site = tmp_path / "src", tmp_path / "wheels", tmp_path / "site"
-    shutil.copytree(ROOT, sources, ignore=NOT_SOURCES)
+    copy_what_the_image_copies(sources)
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-index",
                             "--no-build-isolation", "--disable-pip-version-check", "-q", "-w", str(wheels)],
                            cwd=sources, capture_output=True, text=True)
@@ -66,7 +92,9 @@ def test_an_installed_wheel_speaks_vietnamese_and_spanish(tmp_path):
     said = json.loads(ran.stdout)
 
     assert said["entry"] == "bot.__main__:main"
-    assert said["from_wheel"], "the probe imported the repo's bot/, not the wheel's"
+    assert said["from_wheel"], "the probe imported the repo's code, not the wheel's"
+    assert said["cjk_font"] and said["hand_bytes"] > 1000, "the card font travels with the wheel"
+    assert said["rules"] == sorted(p.name for p in (ROOT / "bot" / "rules").glob("*.md")), "every rules text"
     assert said["en"] == ["It is not your turn.", "(1 round)", "(3 rounds)", "A new DM"]
     assert said["vi"] == ["Chưa đến lượt bạn.", "(1 ván)", "(3 ván)", "Một tin nhắn riêng mới"]
     assert said["es"] == ["No es tu turno.", "(1 ronda)", "(3 rondas)", "Un MD nuevo"]
