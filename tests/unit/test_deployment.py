@@ -28,6 +28,8 @@ def test_the_bot_processes_share_postgresql_and_split_the_shards(monkeypatch):
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     bots = {name: service for name, service in compose["services"].items() if name.startswith("bot")}
     assert len(bots) == 2
+    images = {(service["build"], service["image"]) for service in bots.values()}
+    assert len(images) == 1, f"one image, named, so that compose builds it once: {images}"
     shards: list[int] = []
     counts = set()
     rates: list[float] = []
