@@ -14,7 +14,8 @@ One simcord Env, one bot on a file database, several concurrent tables of every 
   bot's retries have had time to land;
 * **checks** — on what Discord shows and SQLite holds only (see :func:`check`).
 
-The run is seeded (``random.Random(seed)`` for the players, a hash of the seed for the faults);
+The run is seeded (``random.Random(seed)`` for the players, a hash of the seed for the faults,
+the seed for the bots' deals);
 it is as deterministic as simcord allows (rendering and SQLite run in threads, so the order of
 two tables' calls may vary between runs on a loaded machine).
 
@@ -48,6 +49,8 @@ import simcord
 from simcord.backend.errors import BackendError, SetupError
 from simcord.http import router
 from simcord.results import ResponseMessage
+
+from tests.simhelpers import seed_deals
 
 EMPTY_CONFIG = Path(__file__).with_name("empty_config.toml")
 
@@ -333,6 +336,7 @@ class Chaos:
         # waits on the virtual clock and never on the wall clock
         bot = create_bot(load(EMPTY_CONFIG, database=str(self.db_path), ai_delay_seconds=0,
                               rest_calls_per_second=1e6, table_edit_seconds=6, shard_count=1))
+        seed_deals(bot, f"chaos seed {self.cfg.seed} #{len(self.bots)}")  # the deals too are the seed's
         self.bots.append(bot)
         return bot
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest_asyncio
 
 from bot.app import create_bot
 from bot.config import load
+from tests.simhelpers import seed_deals
 from tests.databases import backend, database, postgres_server  # noqa: F401 (fixtures)
 
 # Tests never read a developer's config.toml or token.
@@ -63,14 +63,7 @@ async def bot_factory(database: str, request):
                    # simulated play would otherwise spend in renewals; one process holds them all
                    "lease_seconds": 60, **overrides}
         bot = create_bot(load(**options))
-        name, setup = f"{request.node.nodeid} #{len(bots)}", bot.setup_hook
-
-        async def seeded_setup() -> None:
-            await setup()  # (the table service exists from here on)
-            bot.tables.deal_random = random.Random(f"deals of {name}")
-            bot.tables.seating_random = random.Random(f"seatings of {name}")
-
-        bot.setup_hook = seeded_setup
+        seed_deals(bot, f"{request.node.nodeid} #{len(bots)}")
         bots.append(bot)
         return bot
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import asyncio
 from types import SimpleNamespace
 from typing import Any
@@ -89,6 +91,19 @@ async def forged_select(env, actor, message: discord.Message, cid: str, values: 
     record = emit_component(env, actor, message, cid, values=values)
     await env.settle()
     return InteractionResult(env, record)
+
+
+def seed_deals(bot, name: str) -> None:
+    """Deal ``bot``'s games and draw its seatings from randoms seeded by ``name`` (once its
+    setup has made the table service), so that a test plays the same games on every run."""
+    setup = bot.setup_hook
+
+    async def seeded_setup() -> None:
+        await setup()
+        bot.tables.deal_random = random.Random(f"deals of {name}")
+        bot.tables.seating_random = random.Random(f"seatings of {name}")
+
+    bot.setup_hook = seeded_setup
 
 
 def emit_component(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None):
