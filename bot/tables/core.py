@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 import discord
 from discord.ext import commands
@@ -192,8 +192,13 @@ class ServiceCore:
 
     async def _save_table(self, table: Table, **fields: Any) -> None:
         """Save the table's columns, fenced by its lease (several processes)."""
+        await self._under_lease(table, self.db.update_table, table.id, **fields)
+
+    async def _under_lease(self, table: Table, write: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
+        """``write(*args, **kwargs)``, one of the database's writes that take a ``lease``, fenced by
+        the table's (LeaseLost, nothing written and the table no longer driven here, if it is gone)."""
         with self._fenced(table):
-            await self.db.update_table(table.id, lease=self.leases.lease(table.id), **fields)
+            return await write(*args, lease=self.leases.lease(table.id), **kwargs)
 
     @contextlib.contextmanager
     def _fenced(self, table: Table):

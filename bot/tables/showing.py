@@ -120,9 +120,7 @@ class ShowFlow(ServiceCore):
         game_id, user_id = table.game_id, table.seats[seat].user_id
 
         async def posted(slot: Slot, message: discord.Message) -> None:
-            with self._fenced(table):
-                await self.db.save_hand_message(game_id, seat, message.channel.id, message.id,
-                                                lease=self.leases.lease(table.id))
+            await self._under_lease(table, self.db.save_hand_message, game_id, seat, message.channel.id, message.id)
             if table.game_id == game_id:
                 await self._now_visible(table, seat)
 
@@ -294,8 +292,7 @@ class ShowFlow(ServiceCore):
             return await self._round_draft(table, played, state, index)
 
         async def posted(slot: Slot, message: discord.Message) -> None:
-            with self._fenced(table):
-                await self.db.set_rounds_posted(game_id, index + 1, lease=self.leases.lease(table.id))
+            await self._under_lease(table, self.db.set_rounds_posted, game_id, index + 1)
 
         return self.presenter(table).add(Slot(
             f"round:{game_id}:{index}", build, channel_id=table.play_channel_id, once=True, order=POSTED,
@@ -333,8 +330,7 @@ class ShowFlow(ServiceCore):
             return await _rows_draft(("result", game_id), embed, controls, rows, title, ui.deck, "result.png")
 
         async def posted(slot: Slot, message: discord.Message) -> None:
-            with self._fenced(table):
-                await self.db.set_result_message(game_id, message.id, lease=self.leases.lease(table.id))
+            await self._under_lease(table, self.db.set_result_message, game_id, message.id)
             log.debug("result of table %s game %s posted", table.id, game_id)
 
         return self.presenter(table).add(Slot(
