@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import asyncio
+import random
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -91,6 +91,17 @@ async def forged_select(env, actor, message: discord.Message, cid: str, values: 
     record = emit_component(env, actor, message, cid, values=values)
     await env.settle()
     return InteractionResult(env, record)
+
+
+async def until(what: str, check, timeout: float) -> float:
+    """Poll ``check()`` (a coroutine function) in real time until it is true; the seconds it took
+    (an AssertionError naming ``what`` after ``timeout``). For tests of real processes and servers."""
+    started = time.monotonic()
+    while not await check():
+        if time.monotonic() - started > timeout:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await asyncio.sleep(0.05)
+    return time.monotonic() - started
 
 
 def seed_deals(bot, name: str) -> None:

@@ -81,13 +81,20 @@ LAN = "2V 3W 4S 5V 6W 7S 8V 9W CC 2S 3V 4W 6S 7W 8S 9V 2W 3S 4V 9S"
 MINH = "2V 3W 4S 5V 6W 7S 8V 9W CC 2S 3V 4W 5W 7V 8S 9V 2W 3S 4V"  # holds 5V and 5W
 
 
-async def test_a_restriction_is_refused_with_its_reason(simcord_env):
-    env = simcord_env
-    players = await start_table(env, "chan", 2, 0, deck=pack(LAN, MINH), chiu="ask")
-    lan, minh = players.members
-    table = table_of(env)
+async def minh_after_lans_five(env, minh_cards: str, **options):
+    """Lan (seat 0, ``LAN``) discards 5V; Minh (``minh_cards``) is to eat or draw. The players
+    and the table."""
+    players = await start_table(env, "chan", 2, 0, deck=pack(LAN, minh_cards), **options)
+    lan = players.members[0]
     await lan.user.select(dm(lan), ["5V#1"])
     await lan.user.click(dm(lan), label="Discard")
+    return players, table_of(env)
+
+
+async def test_a_restriction_is_refused_with_its_reason(simcord_env):
+    env = simcord_env
+    players, table = await minh_after_lans_five(env, MINH, chiu="ask")
+    lan, minh = players.members
     assert table.version == 1
     await minh.user.select(dm(minh), ["5W#1"])
     assert {"Eat Cạ", "Draw"} <= enabled(dm(minh)) and "Eat Chắn" not in enabled(dm(minh))
@@ -175,11 +182,8 @@ MINH_THREE = "2V 3W 4S 5W 6W 7S 8V 9W CC 2S 3V 4W 5W 7V 8S 9V 2W 3S 5W"  # three
 
 async def test_eat_ca_star_pairs_one_copy_and_keeps_the_chan(simcord_env):
     env = simcord_env
-    players = await start_table(env, "chan", 2, 0, deck=pack(LAN, MINH_THREE))
+    players, table = await minh_after_lans_five(env, MINH_THREE)
     lan, minh = players.members
-    table = table_of(env)
-    await lan.user.select(dm(lan), ["5V#1"])
-    await lan.user.click(dm(lan), label="Discard")
     await minh.user.select(dm(minh), ["5W#3"])
     assert "Eat Cạ*" in enabled(dm(minh)) and "Eat Cạ" not in enabled(dm(minh))
     told = await minh.user.click(dm(minh), label="Eat Cạ*")
@@ -194,11 +198,8 @@ async def test_eat_ca_star_is_not_offered_for_a_card_held_twice(simcord_env):
     # chan.md restriction 2: both cards of a chắn held in hand may not be used in a cạ, so a
     # 5W held twice never eats 5V: Eat Cạ* stays disabled instead of being refused once clicked.
     env = simcord_env
-    players = await start_table(env, "chan", 2, 0, deck=pack(LAN, MINH_TWO))
+    players, table = await minh_after_lans_five(env, MINH_TWO)
     lan, minh = players.members
-    table = table_of(env)
-    await lan.user.select(dm(lan), ["5V#1"])
-    await lan.user.click(dm(lan), label="Discard")
     assert table.state.active == "5V" and "eat 5W" not in table.state.legal_actions(1)
     await minh.user.select(dm(minh), ["5W#1"])
     assert table.selection[1] == ["5W#1"]

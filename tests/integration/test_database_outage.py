@@ -8,19 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 
 from tests.databases import PostgresServer, required_bindir
+from tests.simhelpers import until
 from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
 
 LEASE = 2.0
-
-
-async def until(what: str, check, timeout: float) -> None:
-    started = time.monotonic()
-    while not await check():
-        assert time.monotonic() - started < timeout, f"timed out after {timeout} s waiting for {what}"
-        await asyncio.sleep(0.05)
 
 
 async def test_a_database_restart_mid_game_loses_no_table(monkeypatch):

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from bot.config import load
 from bot.db import Database
+from tests.simhelpers import until
 from tests.stubdiscord import StubDiscord, game_uis
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,16 +73,6 @@ class Worker:
             self.process.kill()
             self.process.wait()
         self.log.close()
-
-
-async def until(what: str, check, timeout: float) -> float:
-    """Poll ``check()`` (a coroutine function) until true; returns the time it took."""
-    started = time.monotonic()
-    while not await check():
-        if time.monotonic() - started > timeout:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await asyncio.sleep(0.1)
-    return time.monotonic() - started
 
 
 async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(postgres_server, tmp_path):
