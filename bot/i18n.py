@@ -26,6 +26,7 @@ from typing import Iterator
 
 from babel import Locale
 from babel.dates import format_datetime
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -127,6 +128,11 @@ def number(value: int | float, *, signed: bool = False) -> str:
     if signed:
         return ("+" if value > 0 else "−" if value < 0 else "±") + text
     return text
+
+
+def either(items: list[str]) -> str:
+    """Alternatives as the current language lists them (``a, b or c`` / ``a, b hoặc c``)."""
+    return format_list(items, style="or", locale=Locale.parse(_current.get()))
 
 
 def when(moment: datetime) -> str:

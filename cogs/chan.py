@@ -141,6 +141,8 @@ class ChanUI(CopyTokensUI):
         if seat not in view["to_act"] or view["phase"] not in ("open", "discard", "turn", "drawn") \
                 or not view["hand"] or view["legal"] == ["u"]:
             return None
+        if view["phase"] in ("turn", "drawn") and not any(a.startswith("eat ") for a in view["legal"]):
+            return None  # nothing may be eaten this turn: no card to pair
         groups, tokens = self._display(view, arranged)
         flat = [c for g in groups for c in g]
         forbidden, trash = set(view["no_discard"]), set(view["trash_cards"])
@@ -212,20 +214,30 @@ class ChanUI(CopyTokensUI):
             return _("**Your dealt hand is ù (thiên ù)!** Click **Ù!**. Stock {stock}").format(stock=stock)
         if phase in ("open", "discard"):
             return _("**Your move.** Select a card and **Discard**. Stock {stock}").format(stock=stock)
+        # Built from this turn's legal moves: a card that may not be eaten is not offered to eat.
+        eat = any(action.startswith("eat ") for action in view["legal"])
         chiu = "chiu" in view["legal"]
         if phase == "turn":
             if active is None:
                 return _("**Your turn.** **Draw**. Stock {stock}").format(stock=stock)
-            if chiu:
+            if eat and chiu:
                 return _("**Your turn.** Select a card and **Eat** {card} or **Chíu**, or **Draw**. "
                          "Stock {stock}").format(card=active, stock=stock)
-            return _("**Your turn.** Select a card and **Eat** {card}, or **Draw**. Stock {stock}").format(
-                card=active, stock=stock)
-        if chiu:
+            if eat:
+                return _("**Your turn.** Select a card and **Eat** {card}, or **Draw**. Stock {stock}").format(
+                    card=active, stock=stock)
+            if chiu:
+                return _("**Your turn.** **Chíu** {card}, or **Draw**. Stock {stock}").format(card=active, stock=stock)
+            return _("**Your turn.** You cannot take {card}: **Draw**. Stock {stock}").format(card=active, stock=stock)
+        if eat and chiu:
             return _("**You drew {card}.** Select a card and **Eat** it or **Chíu**, or **Pass**. "
                      "Stock {stock}").format(card=active, stock=stock)
-        return _("**You drew {card}.** Select a card and **Eat** it, or **Pass**. Stock {stock}").format(
-            card=active, stock=stock)
+        if eat:
+            return _("**You drew {card}.** Select a card and **Eat** it, or **Pass**. Stock {stock}").format(
+                card=active, stock=stock)
+        if chiu:
+            return _("**You drew {card}.** **Chíu** it, or **Pass**. Stock {stock}").format(card=active, stock=stock)
+        return _("**You drew {card}.** You cannot take it: **Pass**. Stock {stock}").format(card=active, stock=stock)
 
     def event_text(self, event, names: list[str]) -> str:
         who = names[event.seat] if event.seat is not None else ""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bot.games import concan, concan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan import JOKER, is_joker_token, token_identity
-from bot.i18n import C_, N_, _, ngettext, number
+from bot.i18n import C_, N_, _, either, ngettext, number
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
                                 SelectSpec, Settlement, cards, finished_round, numbered, round_points)
 from bot.tables.commands import GameCog, LobbyOption
@@ -344,17 +344,29 @@ class ConcanUI(CopyTokensUI):
             return _("{header}. **Your turn:** **Draw** from the stock.").format(header=header)
         must = (view["obligation"] or {}).get("must_open_with")
         if must:
+            cards = " ".join(card_label(c) for c in must.split())
+            if not any(a.startswith("open ") for a in legal):  # only a swap leads to the opening
+                return _("{header}. You must open using {cards} (melds worth {need}+) before you discard: "
+                         "**Swap joker** first.").format(header=header, cards=cards, need=need)
             return _("{header}. You must **Open** using {cards} (melds worth {need}+) before you discard.").format(
-                header=header, cards=" ".join(card_label(c) for c in must.split()), need=need)
+                header=header, cards=cards, need=need)
         if not opened:
             best = view["best_opening"] or 0
             if any(a.startswith("open ") for a in legal):
                 return _("{header}. Select melds worth {need}+ and **Open** (your best: {best}) — **you can "
                          "open**, or select a card and **Discard**.").format(header=header, need=need, best=best)
-            return _("{header}. Select melds worth {need}+ and **Open** (your best: {best}), or select a card and "
+            return _("{header}. Your melds are worth {best}, {need} are needed to open: select a card and "
                      "**Discard**.").format(header=header, need=need, best=best)
-        text = _("{header}. **Meld**, **Lay off** or **Swap joker** (choose the meld number in the second select), "
-                 "then select a card and **Discard**.").format(header=header)
+        verbs = {action.split()[0] for action in legal}
+        moves = [word for verb, word in (("meld", _("**Meld**")), ("layoff", _("**Lay off**")),
+                                         ("swap", _("**Swap joker**"))) if verb in verbs]
+        if "layoff" in verbs or "swap" in verbs:
+            text = _("{header}. {moves} (choose the meld number in the second select), then select a card and "
+                     "**Discard**.").format(header=header, moves=either(moves))
+        elif moves:
+            text = _("{header}. {moves}, then select a card and **Discard**.").format(header=header, moves=either(moves))
+        else:
+            text = _("{header}. Select a card and **Discard**.").format(header=header)
         if "announce" in legal:
             text += " " + _("You hold a joker you have not announced: it costs 25 if the round ends (2 once "
                             "announced).")

@@ -47,6 +47,11 @@ def public_groups(view: dict, seat: int) -> list[list[str]]:
     return [list(m["cards"]) for m in view["public"][seat]]
 
 
+def can_eat(view: dict) -> bool:
+    """Whether the card on offer may be eaten this turn, alone or with cards of the hand."""
+    return any(action == "eat" or action.startswith("eat ") for action in view["legal"])
+
+
 class TuSacUI(CopyTokensUI):
     game = tusac.GAME
     deck = "tusac"
@@ -131,6 +136,8 @@ class TuSacUI(CopyTokensUI):
         phase = view["phase"]
         if view["current"] != view["seat"] or phase not in ("discard", "take", "drawn") or not view["hand"]:
             return None
+        if phase != "discard" and not can_eat(view):
+            return None  # no card to meld with what may not be eaten
         groups = private_groups(view, arranged)
         flat = [c for g in groups for c in g]
         khaps = set(view["khaps"])
@@ -228,6 +235,9 @@ class TuSacUI(CopyTokensUI):
             text = _("Your dealt hand has no trash: click **Win!**")
         elif phase == "discard":
             text = _("Select a trash card and **Discard** (**Quick Select** picks a worst one).")
+        elif not can_eat(view):
+            text = (_("**{card}** is on offer and you cannot eat it: **Draw**.") if phase == "take"
+                    else _("You drew **{card}** and you cannot eat it: **Pass**.")).format(card=active)
         elif phase == "take" and "eat" in view["legal"]:
             text = _("**{card}** is on offer: a Tướng is a set by itself. **Eat** it with nothing selected (or "
                      "select cards to meld it with), or **Draw**.").format(card=active)

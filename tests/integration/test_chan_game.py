@@ -14,7 +14,7 @@ from bot.games.tosom import FULL_DECK, parse_cards
 from cogs.chan import ChanUI
 from tests.databases import both_backends
 from tests.simhelpers import (dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel, private_texts,
-                              start_table, table_of)
+                              select_options, start_table, table_of)
 
 MOVES = ("Ù!", "Chíu", "Eat Chắn", "Eat Cạ", "Eat Cạ*", "Discard", "Draw", "Pass")  # tried after Quick Select
 
@@ -196,14 +196,15 @@ MINH_TWO = "2V 3W 4S 6V 6W 7S 8V 9W CC 2S 3V 4W 5W 7V 8S 9V 2W 3S 5W"  # two 5W 
 
 async def test_eat_ca_star_is_not_offered_for_a_card_held_twice(simcord_env):
     # chan.md restriction 2: both cards of a chắn held in hand may not be used in a cạ, so a
-    # 5W held twice never eats 5V: Eat Cạ* stays disabled instead of being refused once clicked.
+    # 5W held twice never eats 5V: with no legal eat there is no card to pair (no select), no
+    # Eat button is on, and the hint names only Draw.
     env = simcord_env
     players, table = await minh_after_lans_five(env, MINH_TWO)
     lan, minh = players.members
-    assert table.state.active == "5V" and "eat 5W" not in table.state.legal_actions(1)
-    await minh.user.select(dm(minh), ["5W#1"])
-    assert table.selection[1] == ["5W#1"]
+    assert table.state.legal_actions(1) == ["draw"]
+    assert select_options(dm(minh)) == {}
     assert not {"Eat Cạ*", "Eat Cạ", "Eat Chắn"} & enabled(dm(minh)) and "Draw" in enabled(dm(minh))
+    assert "**Eat**" not in dm(minh).content and "**Draw**" in dm(minh).content
 
 
 def test_eat_ca_star_needs_a_legal_eat_without_discord():
