@@ -162,9 +162,13 @@ class ChanUI(CopyTokensUI):
         phase = view["phase"]
         eating = phase in ("turn", "drawn") and view["seat"] in view["to_act"]
         kinds = eat_buttons(view, [card_of(t) for t in selection]) if eating else set()
+        # the eats a hand card could make stay in place, disabled until their card is picked
+        # (Eat Cạ* only for a legal eat: see eat_buttons)
+        possible = eat_buttons(view, view["hand"]) if eating and view["seat"] is not None else set()
         specs = [
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
-            *(ButtonSpec(key, _(label), key in kinds, "success") for key, label in EAT_KEYS.items()),
+            *(ButtonSpec(key, _(label), key in kinds, "success", teach=key in possible)
+              for key, label in EAT_KEYS.items()),
             ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
             ButtonSpec("discard", _("Discard"), phase in ("open", "discard") and bool(legal)
                        and legal != ["u"] and len(selection) == 1, "danger",

@@ -160,7 +160,7 @@ class TuSacUI(CopyTokensUI):
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
         legal = view["legal"]
-        can_eat = any(a.startswith("eat ") for a in legal)  # with cards of the hand
+        eat_with_cards = any(a.startswith("eat ") for a in legal)
         eat_alone = "eat" in legal  # an active Tướng, laid down by itself
         discard = _("Discard")
         if view["phase"] == "discard" and len(selection) == 1:
@@ -169,8 +169,8 @@ class TuSacUI(CopyTokensUI):
                 # legal, but not a worst card: it may cost a penalty
                 discard = _("Discard!!!")
         specs = [
-            ButtonSpec("eat", _("Eat"), (can_eat and 1 <= len(selection) <= 3) or (eat_alone and not selection),
-                       "success", teach=can_eat),
+            ButtonSpec("eat", _("Eat"), (eat_with_cards and 1 <= len(selection) <= 3) or (eat_alone and not selection),
+                       "success", teach=can_eat(view)),
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             ButtonSpec("pass", _("Pass"), "pass" in legal, "secondary"),
             ButtonSpec("discard", discard, view["phase"] == "discard" and bool(legal) and len(selection) == 1,

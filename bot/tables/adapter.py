@@ -39,7 +39,9 @@ class SelectSpec:
     max_values: int
     selected: list[str] = field(default_factory=list)
     key: str = "sel"  # the card select is "sel"; other selects (a meld number...) name their pick
-    row: int = 0
+    #: laid out under the buttons: a select that comes and goes with the picked cards, so that
+    #: the buttons keep their rows
+    below: bool = False
 
 
 class Selection(list):

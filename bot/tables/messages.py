@@ -13,7 +13,7 @@ from rendering.table_picture import render_table_picture_async
 
 from bot.i18n import _, ngettext, number, pgettext
 
-from .adapter import GameUI, HandImage, Selection, Settlement, chips
+from .adapter import GameUI, HandImage, Selection, SelectSpec, Settlement, chips
 from .commands import LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
@@ -193,36 +193,42 @@ MAX_ROWS = ROWS - 1
 
 def hand_controls(ui: GameUI, view: dict, selection: Selection, arranged: bool) -> tuple[list, list]:
     """The selects and buttons a seat's hand shows, in the order they are laid out: the selects
-    that have options, then the buttons usable now in the game's order, then the disabled ones
-    the game keeps because they teach (``ButtonSpec.teach``: a move of this turn that waits for
-    a selection); other disabled buttons are left out. When they would not fit in
-    :data:`MAX_ROWS` (with the link), the teaching ones go first."""
+    that have options, then the buttons in the game's order, those usable now and the disabled
+    ones the game keeps because they teach (``ButtonSpec.teach``: a move of this turn that waits
+    for a selection); other disabled buttons are left out. A button keeps its place while cards
+    are picked: only whether it is enabled changes. When they would not fit in
+    :data:`MAX_ROWS` (with the link: three selects leave one row), the last helpers are left out,
+    then the last teaching buttons: the moves keep their places."""
     selects = [spec for spec in [ui.select(view, selection, arranged), *ui.extra_selects(view, selection)]
                if spec is not None and spec.options]
-    buttons = ui.buttons(view, selection)
-    enabled = [b for b in buttons if b.enabled]
-    teaching = [b for b in buttons if not b.enabled and b.teach]
+    shown = [b for b in ui.buttons(view, selection) if b.enabled or b.teach]
     room = (MAX_ROWS - len(selects)) * PER_ROW - 1  # the link keeps a place
-    if len(enabled) + len(teaching) > room:
-        teaching = teaching[:max(0, room - len(enabled))]
-    return selects, enabled + teaching
+    for spare in (lambda b: b.key in ui.helper_keys, lambda b: not b.enabled):
+        while len(shown) > room and any(spare(b) for b in shown):
+            del shown[max(i for i, b in enumerate(shown) if spare(b))]
+    return selects, shown
 
 
 def laid_out(selects: list, buttons: list, control: Callable[[str], ControlId], *, link: str | None) -> list:
     """The items of a hand's controls with their rows: a select a row, then the buttons five a
-    row, then (``link``) the "Go to table" link, always the last item of the last row used."""
-    items = []
-    for row, spec in enumerate(selects):
+    row, then (``link``) the "Go to table" link, always the last item of the last row used, then
+    the selects that go under the buttons (``SelectSpec.below``)."""
+    def select_item(spec: SelectSpec, row: int) -> discord.ui.Item:
         options = [discord.SelectOption(label=o.label[:100], value=o.value, description=(o.description or None)
                                         and o.description[:100], default=o.value in spec.selected)
                    for o in spec.options[:25]]
-        items.append(select(control(spec.key), placeholder=spec.placeholder, options=options,
-                            max_values=spec.max_values, row=row))
+        return select(control(spec.key), placeholder=spec.placeholder, options=options,
+                      max_values=spec.max_values, row=row)
+
+    above = [spec for spec in selects if not spec.below]
+    items = [select_item(spec, row) for row, spec in enumerate(above)]
     for i, spec in enumerate(buttons):
         items.append(button(control(spec.key), spec.label, style=spec.style, enabled=spec.enabled,
-                            row=len(selects) + i // PER_ROW))
+                            row=len(above) + i // PER_ROW))
     if link is not None:
         items.append(link_button(link, items))
+    next_row = max((item_row(item) for item in items), default=-1) + 1
+    items += [select_item(spec, next_row + i) for i, spec in enumerate(s for s in selects if s.below)]
     return items
 
 

@@ -143,8 +143,10 @@ def seated_views(ui, options):
 
 @pytest.mark.parametrize("ui, options", UIS, ids=lambda x: x.game.name if hasattr(x, "game") else str(x or ""))
 def test_hand_controls_layout(ui, options):
-    """Usable buttons first, in the game's order; never more than four rows (one left free); the
-    "Go to table" link always last on the last row used; no two controls with one custom id."""
+    """Buttons in the game's order (tests/unit/test_button_places.py: they keep their places
+    while cards are picked), every usable move shown; never more than four rows (one left free);
+    the "Go to table" link always last on the buttons' last row (only a select that comes and
+    goes with the picked cards is under it); no two controls with one custom id."""
     import discord
 
     def control(key):
@@ -154,19 +156,22 @@ def test_hand_controls_layout(ui, options):
     for rng, view in seated_views(ui, options):
         for selection in selections(ui, view, rng):
             selects, buttons = messages.hand_controls(ui, view, selection, True)
-            enabled = [b.enabled for b in buttons]
-            assert enabled == sorted(enabled, reverse=True), [(b.key, b.enabled) for b in buttons]
             every = ui.buttons(view, selection)
-            assert [b.key for b in buttons if b.enabled] == [b.key for b in every if b.enabled]
+            shown = [b.key for b in buttons]
+            assert shown == [b.key for b in every if b.key in shown], "not in the game's order"
+            # every usable move (a helper may give its place up: three selects leave one row)
+            assert [b.key for b in buttons if b.enabled and b.key not in ui.helper_keys] \
+                == [b.key for b in every if b.enabled and b.key not in ui.helper_keys]
             items = messages.laid_out(selects, buttons, control, link=LINK)
             view_ = discord.ui.View(timeout=None)
             for item in items:
                 view_.add_item(item)  # raises when a row overflows
             rows = [messages.item_row(item) for item in view_.children]
             assert None not in rows and max(rows) < 4, [(getattr(i, "custom_id", None), i.row) for i in view_.children]
-            link = view_.children[-1]
-            assert isinstance(link, discord.ui.Button) and link.url == LINK
-            assert link.row == max(rows)
+            link = next(i for i in view_.children if isinstance(i, discord.ui.Button) and i.url)
+            assert link.url == LINK
+            assert link.row == max(messages.item_row(i) for i in view_.children if isinstance(i, discord.ui.Button))
+            assert link.row == max(rows) - sum(spec.below for spec in selects)
             assert sum(isinstance(i, discord.ui.Button) and bool(i.url) for i in view_.children) == 1
             ids = [i.custom_id for i in view_.children if getattr(i, "custom_id", None)]
             assert len(ids) == len(set(ids)), ids
