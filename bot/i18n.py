@@ -130,6 +130,14 @@ def number(value: int | float, *, signed: bool = False) -> str:
     return text
 
 
+def language_name(code: str) -> str:
+    """A language's name as the current language writes it in a sentence (``español`` in
+    Spanish, ``tiếng Việt`` in Vietnamese, ``Vietnamese`` in English)."""
+    name = Locale.parse(normalize(code)).get_display_name(Locale.parse(_current.get()))
+    # Vietnamese and Spanish write a language's name in lower case inside a sentence
+    return name if _current.get() == "en" else name[:1].lower() + name[1:]
+
+
 def either(items: list[str]) -> str:
     """Alternatives as the current language lists them (``a, b or c`` / ``a, b hoặc c``)."""
     return format_list(items, style="or", locale=Locale.parse(_current.get()))

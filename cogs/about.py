@@ -1,5 +1,6 @@
-"""/about: what this bot is, and what the process that answers runs on — its database, its
-shards and how many tables it drives (an admin running several processes sees which one)."""
+"""/about: what this bot is and, for a server admin, what the process that answers runs on — its
+database, its shards and how many tables it drives (an admin running several processes sees
+which one). Players see only what the bot is: the rest is the operator's business."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.i18n import C_, N_, _
+from bot.permissions import is_server_admin
 from bot.tables.messages import COLOUR
 
 NAMES = (C_("command name", "about"),)
@@ -25,6 +27,9 @@ class About(commands.Cog):
             embed = discord.Embed(title="Chiếu", colour=COLOUR, description=_(
                 "Card games among friends: Phỏm, Chắn, Tứ Sắc, Chinchón and Concan. Chips are a record of "
                 "play, never money."))
+            if not is_server_admin(interaction):
+                await interaction.response.send_message(embed=embed, ephemeral=True)
+                return
             embed.add_field(name=_("Database"), value=bot.db.backend.title)
             embed.add_field(name=_("Shards"), value=_("{shards} of {count}").format(
                 shards=bot.shards_here(), count=bot.shard_count or "?"))

@@ -19,17 +19,19 @@ from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePic
 
 FRENCH_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SPANISH_SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
-SPANISH_FIGURES = {"10": "sota", "11": "caballo", "12": "rey"}
+#: the Spanish pack's cards are named in Spanish in every language, as players name them
+SPANISH_RANKS = {"1": "as", "10": "sota", "11": "caballo", "12": "rey"}
 
 
 def card_label(card: str, spanish: bool = False) -> str:
-    """``"TH"`` -> ``"10♥"``; Spanish ``"12E"`` -> ``"12 espadas"``; ``"JK=5H"`` -> ``"Joker (5♥)"``.
+    """``"TH"`` -> ``"10♥"``; Spanish ``"12E"`` -> ``"rey de espadas"``, ``"7C"`` -> ``"7 de copas"``;
+    ``"JK=5H"`` -> ``"Joker (5♥)"``.
     (``7C`` is the seven of clubs in the French pack and of copas in the Spanish one.)"""
     if card.startswith("JK"):
         return _("Joker ({card})").format(card=card_label(card[3:], spanish)) if "=" in card else _("Joker")
     rank, suit = card[:-1], card[-1]
     if spanish:
-        return f"{rank} {SPANISH_SUITS[suit]}"
+        return f"{SPANISH_RANKS.get(rank, rank)} de {SPANISH_SUITS[suit]}"
     return ("10" if rank == "T" else rank) + FRENCH_SUITS[suit]
 
 

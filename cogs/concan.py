@@ -11,7 +11,7 @@ from __future__ import annotations
 from bot.games import concan, concan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan import JOKER, is_joker_token, token_identity
-from bot.i18n import C_, N_, _, either, ngettext, number
+from bot.i18n import C_, N_, _, either, ngettext, number, pgettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
                                 SelectSpec, Settlement, cards, finished_round, numbered, round_points)
 from bot.tables.commands import GameCog, LobbyOption
@@ -165,7 +165,7 @@ class ConcanUI(CopyTokensUI):
             return None
         shown = [c for group in self._shown(view, arranged, selection) for c in group]
         options = [SelectOption(token, numbered(position, card_label(card)),
-                                "joker" if plain(card) == JOKER else None)
+                                pgettext("card note", "joker") if plain(card) == JOKER else None)
                    for position, (card, token) in enumerate(zip(shown, self._tokens(shown)), 1)]
         single = view["step"] == "first_discard"
         placeholder = (_("Choose the card to discard") if single
@@ -177,8 +177,9 @@ class ConcanUI(CopyTokensUI):
         if not self._playing(view) or view["step"] != "play":
             return []
         specs = []
-        # lay off and swap move one card: no meld to choose while several are selected
-        melds = self._target_melds(view, self._cards(selection)) if len(selection) <= 1 else []
+        # shown all turn, so that the buttons below keep their row (lay off and swap move one
+        # card: with several selected it lists every meld and the buttons say what is missing)
+        melds = self._target_melds(view, self._cards(selection))
         if melds:
             options = [SelectOption(str(m["no"]), _("Meld {number}: {cards}").format(
                 number=m["no"], cards=melds_text([m["cards"]]))[:100]) for m in melds[-MAX_OPTIONS:]]
@@ -190,7 +191,7 @@ class ConcanUI(CopyTokensUI):
                 jokers = [card_label(f"{JOKER}={identity}") for identity in jokers]
             options = [SelectOption(str(i), label[:100]) for i, label in enumerate(jokers)]
             specs.append(SelectSpec(_("The joker stands for…"), options[:MAX_OPTIONS], 1, key="stands",
-                                    selected=[selection.picks.get("stands", "0")]))
+                                    selected=[selection.picks.get("stands", "0")], below=True))
         return specs
 
     def _target_melds(self, view: dict, cards: list[str]) -> list[dict]:
@@ -247,10 +248,7 @@ class ConcanUI(CopyTokensUI):
             ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", teach=play and "layoff" in verbs),
             ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", teach=play and "swap" in verbs),
             ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary"),
-            # no Quick Select while a card is being laid off onto a chosen meld: the three selects
-            # leave one row
-            *self.helper_buttons(view, quick=bool(legal) and not (one is not None and meld is not None),
-                                 arrange=bool(view["hand"])),
+            *self.helper_buttons(view, quick=bool(legal), arrange=bool(view["hand"])),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:

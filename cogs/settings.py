@@ -39,7 +39,7 @@ class Settings(commands.Cog):
             await tables.remember_language(interaction.user.id, i18n.normalize(language), chosen=True)
         with i18n.language(language):
             text = _("From now on I speak {language} with you: your hands, DMs and private answers. Tables keep "
-                     "their own language.").format(language=i18n.LANGUAGES[i18n.normalize(language)])
+                     "their own language.").format(language=i18n.language_name(language))
         await interaction.response.send_message(text, ephemeral=True)
 
 

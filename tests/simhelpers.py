@@ -30,6 +30,11 @@ class Players:
     def outsider(self, name: str = "zed"):
         return self.guild.add_member(self.env.create_user(name))
 
+    def admin(self, name: str = "ada"):
+        """A member with Manage Server (not seated)."""
+        role = self.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+        return self.guild.add_member(self.env.create_user(name), roles=[role])
+
 
 def dm(member) -> discord.Message | None:
     """The member's hand: his latest DM from the bot that shows a picture (a turn notice, a

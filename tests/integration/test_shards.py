@@ -33,7 +33,10 @@ async def test_a_table_on_the_second_shard_is_played_from_its_dms(simcord_env):
 async def test_about_names_the_shards_the_database_and_the_tables_driven_here(simcord_env):
     env = simcord_env
     players = await start_table(env, "phom", 1, 1, seed=5, shard_id=1)
-    result = await players.members[0].slash(players.channel, "about")
+    player = await players.members[0].slash(players.channel, "about")
+    assert player.ephemeral and player.response.embeds[0].title == "Chiếu"
+    assert not player.response.embeds[0].fields  # the process's details are for the server's admins
+    result = await players.admin().slash(players.channel, "about")
     assert result.ephemeral
     fields = {field.name: field.value for field in result.response.embeds[0].fields}
     assert fields["Shards"] == "0, 1 of 2"

@@ -112,3 +112,25 @@ def test_sibling_names_stay_distinct_in_every_language():
         for group in groups:
             names = [options[o] for o in group if o in options]
             assert len(names) == len(set(names)), (lang, names)
+
+
+def test_the_bot_has_one_voice_in_vietnamese():
+    """The bot speaks of itself as "bot" (it once said "mình" in one message and "tôi" in
+    another); "tôi" is the player's own voice, on the buttons he clicks (My hand, I'm back)."""
+    first_person = re.compile(r"\b(mình|tôi)\b", re.IGNORECASE)
+    players_voice = {"My hand", "I'm back"}
+    for message in messages_of(catalog(LOCALE / "vi" / "LC_MESSAGES" / "chieu.po")):
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        english = message.id if isinstance(message.id, str) else message.id[0]
+        if re.search(r"\bI\b", english) and message.id not in players_voice:  # the bot of itself
+            said = [re.sub(r"\*\*.+?\*\*", "", s) for s in strings]  # a **button** keeps its words
+            assert not any(first_person.search(s) for s in said), (message.id, strings)
+
+
+def test_a_language_is_named_as_a_sentence_writes_it():
+    with i18n.language("es"):
+        assert i18n.language_name("es") == "español"
+    with i18n.language("vi"):
+        assert i18n.language_name("vi") == "tiếng Việt"
+    with i18n.language("en"):
+        assert i18n.language_name("vi") == "Vietnamese"
