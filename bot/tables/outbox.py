@@ -271,7 +271,8 @@ class Presenter:
         slot.dirty_since = self.now() if slot.dirty else None
         if slot.once:
             slot.done = True
-            self.slots.pop(slot.key, None)
+            if self.slots.get(slot.key) is slot:  # (not a newer slot of the same key, added meanwhile)
+                del self.slots[slot.key]
 
     async def _spend(self) -> None:
         """Right before a call to Discord: a token of the global budget (waiting for it if need

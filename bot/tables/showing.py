@@ -216,36 +216,51 @@ class ShowFlow(ServiceCore):
     def _notify_turns(self, table: Table) -> None:
         """Each person who has just become one of those to act is told so by a new message,
         which Discord notifies (an edit of his hand would not), unless he is looking at his
-        hand already (he clicked it a moment ago). His previous notice is deleted."""
+        hand already (he clicked it a moment ago). A notice lives only while it is true: once
+        its player is no longer to act (he played, his time ran out, the game is over) it is
+        deleted."""
         state = table.state
         acting = set() if state is None or state.is_over else {
             seat for seat in state.to_act if not table.seats[seat].auto}
         if self._between_rounds(table) and not self._deciding(table):
             acting = set()
         new, table.acting = acting - table.acting, acting
+        self._unnotify(table, [seat for seat in table.notices if seat not in acting])
         quiet = self.config.notify_quiet_seconds
         for seat in new:
             if self.presenter(table).now() - table.clicked_at.get(seat, float("-inf")) < quiet:
                 continue
             self._show_turn_notice(table, seat)
 
+    def _unnotify(self, table: Table, seats) -> None:
+        """Delete these seats' turn notices (a DM, or a mention in the thread)."""
+        for seat in list(seats):
+            notice = table.notices.pop(seat, None)
+            if notice is not None:
+                self._delete_notice(table, notice)
+
+    def _delete_notice(self, table: Table, notice: tuple[int, int]) -> None:
+        channel_id, message_id = notice
+        self.presenter(table).add(Slot(f"unnotify:{message_id}", _no_draft, channel_id=channel_id,
+                                       message_id=message_id, once=True, delete=True, order=RETIRED))
+
     def _show_turn_notice(self, table: Table, seat: int) -> None:
         presenter = self.presenter(table)
         user_id = table.seats[seat].user_id
         game_id, version = table.game_id, table.version
         hand = presenter.get(f"hand:{seat}")
-        previous = table.notices.pop(seat, None)
-        if previous is not None:
-            presenter.add(Slot(f"unnotify:{previous[1]}", _no_draft, channel_id=previous[0], message_id=previous[1],
-                               once=True, delete=True, order=RETIRED))
+        self._unnotify(table, [seat])
         mode_of = self.notify_mode
 
         created = presenter.now()
 
+        def current(slot: Slot) -> bool:
+            return table.game_id == game_id and seat in table.acting and presenter.get(slot.key) is slot
+
         async def build(slot: Slot) -> Draft | None:
             mode = await mode_of(user_id)
             looked = table.clicked_at.get(seat, float("-inf")) >= created
-            if mode == "off" or looked or table.game_id != game_id or seat not in table.acting:
+            if mode == "off" or looked or not current(slot):
                 return None  # silenced, or he is already playing this turn
             if mode == "mention" or seat in table.dm_closed:  # (no DM reaches him: the thread does)
                 slot.channel_id, slot.user_id = table.play_channel_id, None
@@ -261,16 +276,23 @@ class ShowFlow(ServiceCore):
             return Draft((game_id, version), content=text)
 
         async def posted(slot: Slot, message: discord.Message) -> None:
-            table.notices[seat] = (message.channel.id, message.id)
+            notice = (message.channel.id, message.id)
+            if current(slot):
+                self._unnotify(table, [seat])
+                table.notices[seat] = notice
+            else:  # his turn passed (or a newer notice replaced it) while it was on its way
+                self._delete_notice(table, notice)
 
         presenter.add(Slot(f"notify:{seat}", build, channel_id=hand.channel_id if hand else None, user_id=user_id,
                            once=True, order=ACTING_HAND, posted=posted))
 
     def _acting_now(self, table: Table) -> None:
-        """Whoever is to act now was shown so by a new message already (a new hand): no notice."""
+        """Whoever is to act now was shown so by a new message already (a new hand): no notice,
+        and the notices of earlier turns go."""
         state = table.state
         table.acting = set() if state is None or state.is_over else {
             seat for seat in state.to_act if not table.seats[seat].auto}
+        self._unnotify(table, list(table.notices))
 
     # ------------------------------------------------------------ round results and results
     async def _game_shown(self, table: Table, game_id: int) -> tuple[Table, Any]:
