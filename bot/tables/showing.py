@@ -21,6 +21,8 @@ from .outbox import INTERACTION_EDIT_SECONDS, Attachment, Draft, Presenter, Slot
 
 # Order of urgency: what a player must act on first, then the table, then the rest.
 FIRST, ACTING_HAND, TABLE, LOBBY, POSTED, WAITING_HAND, RETIRED = 0, 10, 20, 25, 30, 40, 60
+#: The picture of a hand being retired, whatever it was (the retiring edit removes it).
+RETIRED_PICTURE = "a hand's picture"
 
 
 class ShowFlow(ServiceCore):
@@ -108,16 +110,20 @@ class ShowFlow(ServiceCore):
 
     # -------------------------------------------------------------------------- the hands
     def _show_hand(self, table: Table, seat: int, *, channel_id: int | None = None,
-                   message_id: int | None = None, new_message: bool = False) -> Slot:
+                   message_id: int | None = None, new_message: bool = False, replaces: Slot | None = None) -> Slot:
         """The seat's hand DM; ``new_message``: a new DM (which notifies its player, where an
-        edit would not) replaces the one it has, whose buttons are retired."""
+        edit would not) replaces the one it has; ``replaces``: the hand of an earlier game this
+        one replaces. A replaced hand is retired once its successor has reached the player."""
         presenter = self.presenter(table)
         key = f"hand:{seat}"
-        previous = presenter.get(key)
-        if new_message and previous is not None and previous.message_id is not None:
-            self._retire_hand(table, previous)
+        previous = replaces if replaces is not None else presenter.get(key) if new_message else None
+        if previous is not None and previous.message_id is not None:
+            self._retire_hand(table, previous, key)
             channel_id = previous.channel_id
         game_id, user_id = table.game_id, table.seats[seat].user_id
+        round_no = None
+        if self.ui_of(table).game.multi_round:  # the round it shows (between two rounds: the one that ended)
+            round_no = table.rounds_done() + (0 if self._between_rounds(table) else 1)
 
         async def posted(slot: Slot, message: discord.Message) -> None:
             await self._under_lease(table, self.db.save_hand_message, game_id, seat, message.channel.id, message.id)
@@ -130,7 +136,7 @@ class ShowFlow(ServiceCore):
         return presenter.add(Slot(key, self._hand_draft(table, seat, game_id), channel_id=channel_id,
                                   message_id=message_id, user_id=user_id,
                                   order=lambda: ACTING_HAND if self._acting(table, seat) else WAITING_HAND,
-                                  posted=posted, closed=closed))
+                                  posted=posted, closed=closed, about=(table.game_no, round_no)))
 
     def _acting(self, table: Table, seat: int) -> bool:
         state = table.state
@@ -153,13 +159,30 @@ class ShowFlow(ServiceCore):
             return _hand_draft(shown, ui.deck)
         return build
 
-    def _retire_hand(self, table: Table, old: Slot) -> None:
-        async def build(slot: Slot) -> Draft:
-            with i18n.language(await self.dm_language(old.user_id)):
-                return Draft("retired", content=_("*This hand has moved to the newest message below.*"))
+    def _retire_hand(self, table: Table, old: Slot, successor: str) -> None:
+        """The hand message ``old`` was replaced by a new one (the slot ``successor``). Once that
+        one has reached the player (never before: during a DM outage the old hand stays as it
+        was), the old message keeps one line, which table, which game and round, and a link to
+        the newest hand, without its picture and controls: a player's DMs show one live hand
+        per table. Edited through the player's last click on it while that is recent (free)."""
+        presenter = self.presenter(table)
+        title = self.ui_of(table).game.title
+        game_no, round_no = old.about or (table.game_no, None)
 
-        self.presenter(table).add(Slot(f"retire:{old.message_id}", build, channel_id=old.channel_id,
-                                       message_id=old.message_id, once=True, edit_only=True, order=RETIRED))
+        async def build(slot: Slot) -> Draft:
+            link = _hand_link(presenter.get(successor)) or table.jump_url
+            with i18n.language(await self.dm_language(old.user_id)):
+                where = _("game {number}").format(number=game_no) if round_no is None else \
+                    _("game {number}, round {round}").format(number=game_no, round=round_no)
+                text = _("**{game} · table #{table}** · {where}: this hand has moved to a newer message: "
+                         "{link}").format(game=title, table=table.id, where=where, link=link)
+            return Draft(("retired", text), content=text)
+
+        presenter.add(Slot(f"retire:{old.message_id}", build, channel_id=old.channel_id, message_id=old.message_id,
+                           user_id=old.user_id, once=True, edit_only=True, order=RETIRED, after=successor,
+                           # it shows a picture (the edit removes it), and may be edited through a click
+                           attachment_key=RETIRED_PICTURE, interaction=old.interaction,
+                           interaction_at=old.interaction_at))
 
     async def _now_visible(self, table: Table, seat: int | None = None) -> None:
         """A person may now see his hand (it reached him, or the table message with **My hand**
