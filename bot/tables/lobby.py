@@ -254,6 +254,7 @@ class LobbyFlow(ShowFlow):
         presenter = self.presenter(table)
         for key in [k for k in presenter.slots if k != "lobby"]:
             presenter.drop(key)
+        self._unnotify(table, list(table.notices))  # nobody's turn any more
         await self._answer_lobby(interaction, table)
 
     async def _start_game(self, table: Table, lobby_message: discord.Message | None) -> None:

@@ -155,3 +155,21 @@ async def test_a_turn_notice_is_deleted_when_the_turn_passes_by_timeout(simcord_
         await env.advance_time(61)
     assert table.timeouts.get(1, 0) >= 1 and 1 not in table.state.to_act
     assert turn_notices(minh) == [], "his turn has passed: the notice went with it"
+
+
+async def test_a_turn_notice_is_deleted_when_the_host_cancels_a_game_nobody_could_see(simcord_env):
+    from tests.integration.test_outbox import open_in_channel
+    from tests.simhelpers import Players, enabled
+
+    env = simcord_env
+    players = Players(env, 2)
+    lan, minh = players.members
+    lobby = await open_in_channel(env, players, seats=2)
+    env.inject_error("POST", f"/channels/{players.channel.id}/messages", status=503, times=None)
+    await lan.click(lobby, label="Start")  # the hands arrive, the table message does not
+    assert await quick_move(lan.user, lambda: dm(lan)) == []
+    assert len(turn_notices(minh)) == 1
+    lobby = players.channel.history()[0]
+    assert "Cancel" in enabled(lobby)
+    await lan.click(lobby, label="Cancel")
+    assert turn_notices(minh) == [], "no game, no turn"
