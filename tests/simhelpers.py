@@ -42,6 +42,11 @@ def dm(member) -> discord.Message | None:
     return next((m for m in reversed(member.user.dm_channel.history()) if m.attachments), None)
 
 
+def hand_dms(member) -> list[discord.Message]:
+    """The member's DMs that carry a hand (a picture)."""
+    return [m for m in member.user.dm_channel.history() if m.attachments]
+
+
 def turn_notices(member) -> list[discord.Message]:
     """The turn notices in the member's DMs (short texts, no picture)."""
     return [m for m in member.user.dm_channel.history() if not m.attachments and "🔔" in m.content]

@@ -254,6 +254,7 @@ class LobbyFlow(ShowFlow):
         presenter = self.presenter(table)
         for key in [k for k in presenter.slots if k != "lobby"]:
             presenter.drop(key)
+        self._unnotify(table, list(table.notices))  # nobody's turn any more
         await self._answer_lobby(interaction, table)
 
     async def _start_game(self, table: Table, lobby_message: discord.Message | None) -> None:
@@ -297,12 +298,13 @@ class LobbyFlow(ShowFlow):
                                                                            player=table.names()[0]))
         # the outbox posts the table and the hands; a person's clock starts once he sees his hand
         presenter = self.presenter(table)
+        earlier = {slot.user_id: slot for key, slot in presenter.slots.items() if key.startswith("hand:")}
         for key in [k for k in presenter.slots if k.startswith(("hand:", "table"))]:
             presenter.drop(key)
         self._show_table(table)
         for seat in range(len(table.seats)):
-            if not table.seats[seat].is_ai:
-                self._show_hand(table, seat)
+            if not table.seats[seat].is_ai:  # (the last game's hand retired once this one is there)
+                self._show_hand(table, seat, replaces=earlier.get(table.seats[seat].user_id))
         table.acting.clear()
         self._acting_now(table)  # the new hand messages tell their players
         if state.is_over:  # e.g. a Phỏm hand dealt all in phỏm wins before anyone plays

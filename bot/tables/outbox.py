@@ -80,6 +80,7 @@ class Slot:
     hold: Callable[[], float] | None = None  # seconds to hold the next frame (an AI is about to move)
     posted: Callable[["Slot", discord.Message], Awaitable[None]] | None = None  # remember the new message
     closed: Callable[["Slot"], Awaitable[None]] | None = None  # the user's DMs are closed (50007)
+    about: Any = None  # what the message is about, for its owner (a hand: its game and round)
     # what Discord confirmed
     shown: Any = None
     attachment_key: Any = None
@@ -271,7 +272,8 @@ class Presenter:
         slot.dirty_since = self.now() if slot.dirty else None
         if slot.once:
             slot.done = True
-            self.slots.pop(slot.key, None)
+            if self.slots.get(slot.key) is slot:  # (not a newer slot of the same key, added meanwhile)
+                del self.slots[slot.key]
 
     async def _spend(self) -> None:
         """Right before a call to Discord: a token of the global budget (waiting for it if need

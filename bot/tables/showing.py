@@ -21,6 +21,8 @@ from .outbox import INTERACTION_EDIT_SECONDS, Attachment, Draft, Presenter, Slot
 
 # Order of urgency: what a player must act on first, then the table, then the rest.
 FIRST, ACTING_HAND, TABLE, LOBBY, POSTED, WAITING_HAND, RETIRED = 0, 10, 20, 25, 30, 40, 60
+#: The picture of a hand being retired, whatever it was (the retiring edit removes it).
+RETIRED_PICTURE = "a hand's picture"
 
 
 class ShowFlow(ServiceCore):
@@ -108,16 +110,20 @@ class ShowFlow(ServiceCore):
 
     # -------------------------------------------------------------------------- the hands
     def _show_hand(self, table: Table, seat: int, *, channel_id: int | None = None,
-                   message_id: int | None = None, new_message: bool = False) -> Slot:
+                   message_id: int | None = None, new_message: bool = False, replaces: Slot | None = None) -> Slot:
         """The seat's hand DM; ``new_message``: a new DM (which notifies its player, where an
-        edit would not) replaces the one it has, whose buttons are retired."""
+        edit would not) replaces the one it has; ``replaces``: the hand of an earlier game this
+        one replaces. A replaced hand is retired once its successor has reached the player."""
         presenter = self.presenter(table)
         key = f"hand:{seat}"
-        previous = presenter.get(key)
-        if new_message and previous is not None and previous.message_id is not None:
-            self._retire_hand(table, previous)
+        previous = replaces if replaces is not None else presenter.get(key) if new_message else None
+        if previous is not None and previous.message_id is not None:
+            self._retire_hand(table, previous, key)
             channel_id = previous.channel_id
         game_id, user_id = table.game_id, table.seats[seat].user_id
+        round_no = None
+        if self.ui_of(table).game.multi_round:  # the round it shows (between two rounds: the one that ended)
+            round_no = table.rounds_done() + (0 if self._between_rounds(table) else 1)
 
         async def posted(slot: Slot, message: discord.Message) -> None:
             await self._under_lease(table, self.db.save_hand_message, game_id, seat, message.channel.id, message.id)
@@ -130,7 +136,7 @@ class ShowFlow(ServiceCore):
         return presenter.add(Slot(key, self._hand_draft(table, seat, game_id), channel_id=channel_id,
                                   message_id=message_id, user_id=user_id,
                                   order=lambda: ACTING_HAND if self._acting(table, seat) else WAITING_HAND,
-                                  posted=posted, closed=closed))
+                                  posted=posted, closed=closed, about=(table.game_no, round_no)))
 
     def _acting(self, table: Table, seat: int) -> bool:
         state = table.state
@@ -153,13 +159,30 @@ class ShowFlow(ServiceCore):
             return _hand_draft(shown, ui.deck)
         return build
 
-    def _retire_hand(self, table: Table, old: Slot) -> None:
-        async def build(slot: Slot) -> Draft:
-            with i18n.language(await self.dm_language(old.user_id)):
-                return Draft("retired", content=_("*This hand has moved to the newest message below.*"))
+    def _retire_hand(self, table: Table, old: Slot, successor: str) -> None:
+        """The hand message ``old`` was replaced by a new one (the slot ``successor``). Once that
+        one has reached the player (never before: during a DM outage the old hand stays as it
+        was), the old message keeps one line, which table, which game and round, and a link to
+        the newest hand, without its picture and controls: a player's DMs show one live hand
+        per table. Edited through the player's last click on it while that is recent (free)."""
+        presenter = self.presenter(table)
+        title = self.ui_of(table).game.title
+        game_no, round_no = old.about or (table.game_no, None)
 
-        self.presenter(table).add(Slot(f"retire:{old.message_id}", build, channel_id=old.channel_id,
-                                       message_id=old.message_id, once=True, edit_only=True, order=RETIRED))
+        async def build(slot: Slot) -> Draft:
+            link = _hand_link(presenter.get(successor)) or table.jump_url
+            with i18n.language(await self.dm_language(old.user_id)):
+                where = _("game {number}").format(number=game_no) if round_no is None else \
+                    _("game {number}, round {round}").format(number=game_no, round=round_no)
+                text = _("**{game} · table #{table}** · {where}: this hand has moved to a newer message: "
+                         "{link}").format(game=title, table=table.id, where=where, link=link)
+            return Draft(("retired", text), content=text)
+
+        presenter.add(Slot(f"retire:{old.message_id}", build, channel_id=old.channel_id, message_id=old.message_id,
+                           user_id=old.user_id, once=True, edit_only=True, order=RETIRED, after=successor,
+                           # it shows a picture (the edit removes it), and may be edited through a click
+                           attachment_key=RETIRED_PICTURE, interaction=old.interaction,
+                           interaction_at=old.interaction_at))
 
     async def _now_visible(self, table: Table, seat: int | None = None) -> None:
         """A person may now see his hand (it reached him, or the table message with **My hand**
@@ -216,36 +239,51 @@ class ShowFlow(ServiceCore):
     def _notify_turns(self, table: Table) -> None:
         """Each person who has just become one of those to act is told so by a new message,
         which Discord notifies (an edit of his hand would not), unless he is looking at his
-        hand already (he clicked it a moment ago). His previous notice is deleted."""
+        hand already (he clicked it a moment ago). A notice lives only while it is true: once
+        its player is no longer to act (he played, his time ran out, the game is over) it is
+        deleted."""
         state = table.state
         acting = set() if state is None or state.is_over else {
             seat for seat in state.to_act if not table.seats[seat].auto}
         if self._between_rounds(table) and not self._deciding(table):
             acting = set()
         new, table.acting = acting - table.acting, acting
+        self._unnotify(table, [seat for seat in table.notices if seat not in acting])
         quiet = self.config.notify_quiet_seconds
         for seat in new:
             if self.presenter(table).now() - table.clicked_at.get(seat, float("-inf")) < quiet:
                 continue
             self._show_turn_notice(table, seat)
 
+    def _unnotify(self, table: Table, seats) -> None:
+        """Delete these seats' turn notices (a DM, or a mention in the thread)."""
+        for seat in list(seats):
+            notice = table.notices.pop(seat, None)
+            if notice is not None:
+                self._delete_notice(table, notice)
+
+    def _delete_notice(self, table: Table, notice: tuple[int, int]) -> None:
+        channel_id, message_id = notice
+        self.presenter(table).add(Slot(f"unnotify:{message_id}", _no_draft, channel_id=channel_id,
+                                       message_id=message_id, once=True, delete=True, order=RETIRED))
+
     def _show_turn_notice(self, table: Table, seat: int) -> None:
         presenter = self.presenter(table)
         user_id = table.seats[seat].user_id
         game_id, version = table.game_id, table.version
         hand = presenter.get(f"hand:{seat}")
-        previous = table.notices.pop(seat, None)
-        if previous is not None:
-            presenter.add(Slot(f"unnotify:{previous[1]}", _no_draft, channel_id=previous[0], message_id=previous[1],
-                               once=True, delete=True, order=RETIRED))
+        self._unnotify(table, [seat])
         mode_of = self.notify_mode
 
         created = presenter.now()
 
+        def current(slot: Slot) -> bool:
+            return table.game_id == game_id and seat in table.acting and presenter.get(slot.key) is slot
+
         async def build(slot: Slot) -> Draft | None:
             mode = await mode_of(user_id)
             looked = table.clicked_at.get(seat, float("-inf")) >= created
-            if mode == "off" or looked or table.game_id != game_id or seat not in table.acting:
+            if mode == "off" or looked or not current(slot):
                 return None  # silenced, or he is already playing this turn
             if mode == "mention" or seat in table.dm_closed:  # (no DM reaches him: the thread does)
                 slot.channel_id, slot.user_id = table.play_channel_id, None
@@ -261,16 +299,23 @@ class ShowFlow(ServiceCore):
             return Draft((game_id, version), content=text)
 
         async def posted(slot: Slot, message: discord.Message) -> None:
-            table.notices[seat] = (message.channel.id, message.id)
+            notice = (message.channel.id, message.id)
+            if current(slot):
+                self._unnotify(table, [seat])
+                table.notices[seat] = notice
+            else:  # his turn passed (or a newer notice replaced it) while it was on its way
+                self._delete_notice(table, notice)
 
         presenter.add(Slot(f"notify:{seat}", build, channel_id=hand.channel_id if hand else None, user_id=user_id,
                            once=True, order=ACTING_HAND, posted=posted))
 
     def _acting_now(self, table: Table) -> None:
-        """Whoever is to act now was shown so by a new message already (a new hand): no notice."""
+        """Whoever is to act now was shown so by a new message already (a new hand): no notice,
+        and the notices of earlier turns go."""
         state = table.state
         table.acting = set() if state is None or state.is_over else {
             seat for seat in state.to_act if not table.seats[seat].auto}
+        self._unnotify(table, list(table.notices))
 
     # ------------------------------------------------------------ round results and results
     async def _game_shown(self, table: Table, game_id: int) -> tuple[Table, Any]:

@@ -1,15 +1,17 @@
 """Between two rounds of a Chinchón match every screen tells the same story: the table (its
 picture and its text) shows the round that ended, nobody to act, until the next round starts;
-the buy-back DM shows the hand the round ended with and the total; the log says each deal once."""
+the buy-back DM shows the hand the round ended with and the total; the log says each deal once;
+a player's DMs show one live hand (each new round's hand retires the one before, once it is there)."""
 
 from __future__ import annotations
 
 from collections import deque
 
+import discord
 import pytest
 
 from tests.integration.test_chinchon_game import round_one_pack, round_results
-from tests.simhelpers import dm, play_channel, start_table, table_of
+from tests.simhelpers import dm, enabled, fail_posts, hand_dms, play_channel, play_until_over, start_table, table_of
 
 
 @pytest.fixture
@@ -147,3 +149,89 @@ async def test_a_concan_table_shows_the_finished_round_during_the_pause(simcord_
     first = pictures[shown]
     assert first.title.endswith("round 2/2") and [s.active for s in first.seats].count(True) == 1
     assert sum("Round 2 dealt" in line for line in table.log) == 1
+
+
+def retired(member, message) -> discord.Message:
+    """``message`` of the member's DMs as it is now."""
+    return next(m for m in member.user.dm_channel.history() if m.id == message.id)
+
+
+def link_to(message) -> str:
+    return f"https://discord.com/channels/@me/{message.channel.id}/{message.id}"
+
+
+async def test_a_match_leaves_one_live_hand_per_table_in_a_players_dms(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "chinchon", 1, 2, decks=[round_one_pack()], seed=11, stake=10, target=300)
+    (lan,) = players.members
+    table = table_of(env)
+    await lan_discards_and_ai_1_closes(lan)
+    hands = [dm(lan)]
+    for _ in range(600):
+        if table.status == "finished" or table.rounds_done() >= 3:
+            break
+        if table.pause_until is not None:
+            await lan.click(round_results(players)[-1], label="Next round")
+            assert len(hand_dms(lan)) == 1, "the new round's hand, and no other"
+            assert dm(lan).id != hands[-1].id
+            hands.append(dm(lan))
+            continue
+        seat = table.seat_of(lan.id)
+        if seat not in table.state.to_act:
+            await env.advance_time(5)
+            continue
+        hand = dm(lan)
+        if "Draw" in enabled(hand):
+            await lan.user.click(hand, label="Draw")
+            continue
+        await lan.user.click(hand, label="Quick Select")
+        move = "Close" if "Close" in enabled(dm(lan)) else "Discard"
+        await lan.user.click(dm(lan), label=move)
+    assert len(hands) >= 3, "a match of several rounds"
+    for number, (old, new) in enumerate(zip(hands, hands[1:]), start=1):
+        line = retired(lan, old)
+        assert not line.attachments and not line.components and not line.embeds, "no picture, no controls"
+        assert f"table #{table.id}** · game 1, round {number}:" in line.content and link_to(new) in line.content
+    assert len(hand_dms(lan)) == 1
+
+
+async def test_a_hand_is_not_retired_before_its_successor_has_reached_the_player(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "chinchon", 1, 2, decks=[round_one_pack()], seed=11, stake=10, target=20)
+    (lan,) = players.members
+    table = table_of(env)
+    await lan.user.click(dm(lan), label="Draw")
+    await lan.user.click(dm(lan), label="Quick Select")
+    fail_posts(env, lan.user.dm_channel)  # a DM outage: the buy-back decision cannot be posted
+    await lan.user.click(dm(lan), label="Discard")
+    assert table.state.phase == "buyback"
+    (old,) = hand_dms(lan)
+    await env.advance_time(20)
+    old = retired(lan, old)
+    assert old.attachments and old.components and "moved" not in old.content, "the hand stays until"
+    assert hand_dms(lan) == [old]
+
+    env.backend.faults.clear()
+    for _ in range(12):  # the decision's next try
+        if len(hand_dms(lan)) == 2 or not retired(lan, old).attachments:
+            break
+        await env.advance_time(5)
+    decision = dm(lan)
+    assert decision.id != old.id and "Buy back in" in enabled(decision)
+    line = retired(lan, old)
+    assert not line.attachments and not line.components and link_to(decision) in line.content
+    assert "round 1" in line.content and hand_dms(lan) == [decision]
+
+
+async def test_a_rematch_retires_the_last_games_hand_once_the_new_one_is_there(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "phom", 1, 1)
+    (lan,) = players.members
+    await play_until_over(players, lan)
+    (last,) = hand_dms(lan)
+    thread = play_channel(players)
+    await lan.click(thread.last_message, label="Rematch")
+    await lan.click(thread.last_message, label="Start")
+    (hand,) = hand_dms(lan)
+    line = retired(lan, last)
+    assert hand.id != last.id and not line.components and "· game 1:" in line.content and link_to(hand) in line.content

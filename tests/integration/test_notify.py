@@ -76,3 +76,100 @@ async def test_a_player_whose_dms_are_closed_is_mentioned_in_the_thread(simcord_
     assert mention.content.startswith(f"<@{minh.id}>")
     assert env.backend.get_message(thread.id, mention.id).ping_user_ids == [minh.id]
     assert any("My hand" in buttons(m) for m in thread.history())
+
+
+# A notice exists only while it is true: gone once its player has played his turn, once his
+# turn has passed by timeout, and none is left when the game is over (issue #25, 1).
+
+def mentions(players, member) -> list:
+    """The turn mentions of ``member`` in the table's thread."""
+    return [m for m in play_channel(players).history() if f"<@{member.id}>, it's your turn" in (m.content or "")]
+
+
+async def play_to_the_end(players, *, check) -> None:
+    """Whoever is to act plays Quick Select moves (a minute of thought before each, so that
+    every turn is notified); ``check(member)`` after each move."""
+    env, table = players.env, table_of(players.env)
+    for _ in range(120):
+        if table.state.is_over:
+            return
+        member = players.members[table.state.to_act[0]]
+        await env.advance_time(25)
+        assert await quick_move(member.user, lambda: dm(member)) == []
+        check(member)
+    raise AssertionError("the game did not end")
+
+
+async def test_a_turn_notice_is_deleted_once_its_player_has_played_and_none_is_left_after_the_game(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "phom", 2, 0, seed=1)
+    lan, minh = players.members
+    table = table_of(env)
+    assert await quick_move(lan.user, lambda: dm(lan)) == []
+    assert len(turn_notices(minh)) == 1
+
+    notified = []
+
+    def check(member) -> None:
+        for other in players.members:
+            seat = table.seat_of(other.id)
+            acting = not table.state.is_over and seat in table.state.to_act
+            assert acting or turn_notices(other) == [], f"{other.user.name} is not to act: no notice"
+            notified.append(len(turn_notices(other)))
+
+    await play_to_the_end(players, check=check)
+    assert 1 in notified, "turns were notified"
+    assert turn_notices(lan) == [] and turn_notices(minh) == [], "no notice after the game"
+
+
+async def test_a_mention_is_deleted_once_its_player_has_played_and_none_is_left_after_the_game(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "phom", 2, 0, seed=1)
+    lan, minh = players.members
+    for member in players.members:
+        await member.slash(players.channel, "settings notify", how="mention")
+    table = table_of(env)
+    assert await quick_move(lan.user, lambda: dm(lan)) == []
+    assert len(mentions(players, minh)) == 1 and turn_notices(minh) == []
+
+    def check(member) -> None:
+        for other in players.members:
+            seat = table.seat_of(other.id)
+            acting = not table.state.is_over and seat in table.state.to_act
+            assert acting or mentions(players, other) == [], f"{other.user.name} is not to act: no mention"
+
+    await play_to_the_end(players, check=check)
+    assert mentions(players, lan) == [] and mentions(players, minh) == [], "no mention after the game"
+
+
+async def test_a_turn_notice_is_deleted_when_the_turn_passes_by_timeout(simcord_env):
+    env = simcord_env
+    players = await start_table(env, "phom", 2, 0, seed=1)
+    lan, minh = players.members
+    table = table_of(env)
+    assert await quick_move(lan.user, lambda: dm(lan)) == []
+    assert len(turn_notices(minh)) == 1 and table.state.to_act == (1,)
+    for _ in range(3):  # Minh does not play: the AI plays his turn for him (a draw, then a discard)
+        if 1 not in table.state.to_act:
+            break
+        await env.advance_time(61)
+    assert table.timeouts.get(1, 0) >= 1 and 1 not in table.state.to_act
+    assert turn_notices(minh) == [], "his turn has passed: the notice went with it"
+
+
+async def test_a_turn_notice_is_deleted_when_the_host_cancels_a_game_nobody_could_see(simcord_env):
+    from tests.integration.test_outbox import open_in_channel
+    from tests.simhelpers import Players, enabled
+
+    env = simcord_env
+    players = Players(env, 2)
+    lan, minh = players.members
+    lobby = await open_in_channel(env, players, seats=2)
+    env.inject_error("POST", f"/channels/{players.channel.id}/messages", status=503, times=None)
+    await lan.click(lobby, label="Start")  # the hands arrive, the table message does not
+    assert await quick_move(lan.user, lambda: dm(lan)) == []
+    assert len(turn_notices(minh)) == 1
+    lobby = players.channel.history()[0]
+    assert "Cancel" in enabled(lobby)
+    await lan.click(lobby, label="Cancel")
+    assert turn_notices(minh) == [], "no game, no turn"

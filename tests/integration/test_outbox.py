@@ -8,8 +8,8 @@ import re
 import sqlite3
 
 from tests.databases import both_backends
-from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, game_over, ledger_rows, play_channel,
-                              play_until_over, private_texts, quick_move, start_table, table_of)
+from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, game_over, hand_dms, ledger_rows,
+                              play_channel, play_until_over, private_texts, quick_move, start_table, table_of)
 
 NOT_SAVED = "could not be saved"
 
@@ -23,11 +23,6 @@ def results_by_game(*channels) -> dict[int, int]:
             if match := re.search(r"game (\d+) — result", title or ""):
                 counts[int(match.group(1))] = counts.get(int(match.group(1)), 0) + 1
     return counts
-
-
-def hand_dms(member) -> list:
-    """The member's DMs that carry a hand (a picture)."""
-    return [m for m in member.user.dm_channel.history() if m.attachments]
 
 
 async def open_in_channel(env, players: Players, **options):
