@@ -40,7 +40,7 @@ PANEL = (36, 88, 63)  # the seat boxes' fill (rendering.table_picture.BOX_FILL)
 GRID = (58, 112, 86)
 ZERO = (120, 160, 138)
 #: One colour per line, told apart on the felt (the first is the active seat's amber).
-COLOURS = ((255, 200, 60), (110, 190, 255), (255, 130, 130), (205, 160, 255), (242, 245, 240),
+COLOURS = ((255, 200, 60), (110, 190, 255), (255, 130, 130), (205, 160, 255), (255, 255, 255),
            (140, 230, 200))
 SUPERSAMPLE = 2
 #: Colours of the palette PNG: the felt, the text and the lines, anti-aliased.
