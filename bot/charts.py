@@ -32,8 +32,13 @@ def _axis_number(lang: str, signed: bool):
 
 
 def _dates(series: Series) -> tuple[str, str]:
-    first, last = (datetime.fromisoformat(series.at[k]) for k in (0, -1))
-    return i18n.day(first), i18n.day(last)
+    """The first and the last game's dates; the last is left out when it is the same day."""
+    first, last = (i18n.day(datetime.fromisoformat(series.at[k])) for k in (0, -1))
+    return first, last if last != first else ""
+
+
+def _span(start: str, end: str) -> str:
+    return _("{start} to {end}").format(start=start, end=end) if end else start
 
 
 def _games(series: Series) -> str:
@@ -49,9 +54,9 @@ def balance_chart(series: Series, user_id: int, player: str, shown: str, games: 
     chart = Chart(title=_("Chips of {player} — {games}").format(player=player, games=games),
                   lines=(Line(player, tuple(totals)),), start=start, end=end, axis=_games(series),
                   number=_axis_number(i18n.current(), True))
-    description = _("Line chart of {player}'s chips over {games}, from {start} to {end}: now {now}, "
+    description = _("Line chart of {player}'s chips over {games} ({dates}): now {now}, "
                     "highest {high}, lowest {low}.").format(
-        player=shown, games=_games(series), start=start, end=end, now=i18n.number(totals[-1], signed=True),
+        player=shown, games=_games(series), dates=_span(start, end), now=i18n.number(totals[-1], signed=True),
         high=i18n.number(max(totals), signed=True), low=i18n.number(min(totals), signed=True))
     return chart, description[:DESCRIPTION_LIMIT]
 
@@ -70,6 +75,6 @@ def leaderboard_chart(series: Series, players: list[tuple[int, str, str]], title
     chart = Chart(title=title, lines=tuple(lines), start=start, end=end, axis=_games(series),
                   number=_axis_number(i18n.current(), signed))
     standings = ", ".join(standings)
-    description = _("Line chart of the top players' running totals over {games}, from {start} to {end}: "
-                    "{standings}.").format(games=_games(series), start=start, end=end, standings=standings)
+    description = _("Line chart of the top players' running totals over {games} ({dates}): "
+                    "{standings}.").format(games=_games(series), dates=_span(start, end), standings=standings)
     return chart, description[:DESCRIPTION_LIMIT]

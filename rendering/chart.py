@@ -74,8 +74,8 @@ def nice_ticks(low: int, high: int, most: int = 5) -> list[int]:
     """Round numbers (1, 2 or 5 × 10ⁿ apart) spanning ``low``..``high``, at most ``most`` + 1 of them,
     always including 0 when the range does."""
     low, high = min(low, 0), max(high, 0)
-    if low == high:
-        high = low + 1
+    if low == high:  # all zero: the line in the middle
+        low, high = -1, 1
     power = 10 ** max(0, math.floor(math.log10(max(1, (high - low) / most))))
     for step in (m * p for p in (power, power * 10) for m in (1, 2, 5)):  # the finest that is few enough
         first, last = math.floor(low / step) * step, math.ceil(high / step) * step
@@ -193,7 +193,8 @@ def _draw_lines(image: Image.Image, chart: Chart, x_of, y_of, box: tuple[int, in
         colour = COLOURS[index % len(COLOURS)]
         xy = [((x_of(k) - x0) * s, (y_of(v) - y0) * s) for k, v in _envelope(line.values, columns)]
         if len(xy) > 1:
-            draw.line(xy, fill=colour, width=3 * s, joint="curve")
+            # round joints (a pie slice each, in Python) only where a corner can be seen
+            draw.line(xy, fill=colour, width=3 * s, joint="curve" if len(xy) <= 60 else None)
         if dots or len(xy) == 1:
             r = 4 * s
             for x, y in xy if dots else xy[-1:]:

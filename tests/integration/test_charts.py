@@ -55,7 +55,7 @@ async def test_balance_shows_the_chips_over_time_from_the_second_game(simcord_en
     assert answer.content.startswith(f"**{lan.name}**: **−15 chips** · 2 wins in 3 games")
     await picture(answer)
     (attachment,) = answer.attachments
-    assert attachment.description.startswith(f"Line chart of {lan.name}'s chips over 3 games, from ")
+    assert attachment.description.startswith(f"Line chart of {lan.name}'s chips over 3 games (")
     assert "now −15, highest +30, lowest −20." in attachment.description
 
     # one game only: Phỏm's two games, not Chắn's
@@ -98,7 +98,7 @@ async def test_the_leaderboard_keeps_its_text_and_shows_the_top_players_running_
     assert embed.image.url == f"attachment://{attachment.filename}"
     await picture(board)
     # the top five, in the ranking's order, each at his total: mai (sixth) is not drawn
-    assert attachment.description.startswith("Line chart of the top players' running totals over 3 games, from ")
+    assert attachment.description.startswith("Line chart of the top players' running totals over 3 games (")
     assert attachment.description.endswith(": lan +20, minh +20, duc +10, hoa +5, tuan +3.")
 
     # by wins, one game: the running count of wins in Phỏm

@@ -86,7 +86,7 @@ def test_ticks_are_round_numbers_around_zero():
     assert nice_ticks(-1800, 2300) == [-2000, -1000, 0, 1000, 2000, 3000]
     assert nice_ticks(0, 37) == [0, 10, 20, 30, 40]
     assert nice_ticks(5, 7) == [0, 2, 4, 6, 8]  # zero is always on the axis
-    assert nice_ticks(0, 0) == [0, 1]
+    assert nice_ticks(0, 0) == [-1, 0, 1]
     for low, high in [(-12345, 99999), (-3, 0), (0, 1_000_000), (-7, 7)]:
         ticks = nice_ticks(low, high)
         assert ticks[0] <= min(low, 0) and ticks[-1] >= max(high, 0) and 0 in ticks and len(ticks) <= 6
