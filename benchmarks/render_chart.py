@@ -2,7 +2,7 @@
 
     python -m benchmarks.render_chart [--repeat 50] [--save DIR]
 
-The charts are built as the commands build them (:mod:`bot.charts`, in English and Vietnamese)
+The charts are built as the commands build them (:mod:`bot.charts`, in English, Vietnamese and Spanish)
 from made-up running totals: a player's first two games, a season, years of games; the top
 five players over an evening, a month, years. For each: the median, p95 and max of the render
 (chart data to upload bytes, what runs on the rendering threads), and the PNG's size, against
@@ -48,7 +48,7 @@ def series(players: int, games: int, seed: int) -> Series:
 
 
 def cases():
-    for lang in ("en", "vi"):
+    for lang in ("en", "vi", "es"):
         with i18n.language(lang):
             for games in (2, 150, 3000):
                 yield (f"balance, {games} games ({lang})",
