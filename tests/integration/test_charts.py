@@ -13,11 +13,10 @@ from tests.databases import both_backends
 from tests.simhelpers import Players
 
 
-async def settle(env, guild_id: int, game: str, results: dict, table: list[int] = []) -> None:
-    """One settled game of ``game``: ``results`` maps members (or None, an AI) to the chips they won."""
+async def settle(env, guild_id: int, game: str, results: dict) -> None:
+    """One settled game of ``game`` (written as the table's end writes it: the ledger's own
+    tests cover how games get there): ``results`` maps members (or None, an AI) to chips won."""
     db = env.bot.db
-    if not table:
-        table.append(0)
     table_id = await db.insert_table(guild_id=guild_id, channel_id=1, game=game, options={}, host_id=1, seats=[])
     game_id = await db.insert_game(table_id=table_id, game_no=1, guild_id=guild_id, game=game, seats=[],
                                    options={}, decks=[[]], stake=10)
