@@ -26,8 +26,8 @@ from .encode import COMPRESS_LEVEL, IMAGE_FORMAT
 from .table_picture import printable
 from .text import measure, paste_text, text_line, wrap
 
-__all__ = ["COLOURS", "Chart", "Line", "chart_image", "NUMBER_SIZE", "WIDTH", "nice_ticks", "render_chart", "render_chart_async",
-           "signed"]
+__all__ = ["COLOURS", "NUMBER_SIZE", "WIDTH", "Chart", "Line", "chart_image", "nice_ticks", "render_chart",
+           "render_chart_async", "signed"]
 
 #: The picture's width, px; its height follows from the legend's lines.
 WIDTH = 600
@@ -110,7 +110,8 @@ def chart_image(chart: Chart) -> Image.Image:
         wrapped = (wrapped[0], _fit(" ".join(wrapped[1:]), TITLE_SIZE, True, WIDTH - 2 * PAD))
     titles = [text_line(t, TITLE_SIZE, True, theme.text) for t in wrapped]
     row_h = NUMBER_SIZE + 14
-    legend = _legend_rows(chart)
+    points = max((len(line.values) for line in chart.lines), default=0)
+    legend = _legend_rows(chart) if points else []
     top = PAD + sum(t.height for t in titles) + 10
     plot_top = top + NUMBER_SIZE // 2  # room for the top tick's label
     plot_bottom = plot_top + PLOT_HEIGHT
@@ -122,7 +123,6 @@ def chart_image(chart: Chart) -> Image.Image:
         paste_text(image, title, (PAD, PAD + sum(t.height for t in titles[:k])))
     draw.rounded_rectangle((PAD, top, WIDTH - PAD - 1, axis_bottom - 6), radius=8, fill=PANEL,
                            outline=theme.separator)
-    points = max((len(line.values) for line in chart.lines), default=0)
     if points == 0:
         empty = text_line(_fit(chart.empty, NUMBER_SIZE, False, WIDTH - 4 * PAD), NUMBER_SIZE, False, theme.muted)
         paste_text(image, empty, ((WIDTH - empty.width) // 2, (top + axis_bottom - empty.height) // 2))
@@ -148,22 +148,35 @@ def chart_image(chart: Chart) -> Image.Image:
 
     _draw_lines(image, chart, x_of, y_of, (left - 6, plot_top - 6, right + 6, plot_bottom + 6))
 
-    under = plot_bottom + 8
+    _x_labels(image, chart, left, right, plot_bottom + 8)
+    _legend(image, chart, legend, axis_bottom + 4, row_h)
+    return image
+
+
+def _x_labels(image: Image.Image, chart: Chart, left: int, right: int, y: int) -> None:
+    """Under the x axis: the first game's date at the left, the last's at the right, how many
+    games between them."""
+    theme = THEME
     start = text_line(_fit(chart.start, NUMBER_SIZE, False, (right - left) // 3), NUMBER_SIZE, False, theme.muted)
     end = text_line(_fit(chart.end, NUMBER_SIZE, False, (right - left) // 3), NUMBER_SIZE, False, theme.muted)
     # the middle label has what the dates leave, centred between them
     room = right - left - 2 * max(start.width if chart.start else 0, end.width if chart.end else 0) - 16
     middle = text_line(_fit(chart.axis, NUMBER_SIZE, False, room), NUMBER_SIZE, False, theme.text)
     if chart.start:
-        paste_text(image, start, (left, under))
+        paste_text(image, start, (left, y))
     if chart.end:
-        paste_text(image, end, (right - end.width, under))
+        paste_text(image, end, (right - end.width, y))
     if chart.axis:
-        paste_text(image, middle, ((left + right - middle.width) // 2, under))
+        paste_text(image, middle, ((left + right - middle.width) // 2, y))
 
+
+def _legend(image: Image.Image, chart: Chart, rows: list[list[int]], top: int, row_h: int) -> None:
+    """Each line's colour, its player's name (cut to fit) and his total, two a row."""
+    theme = THEME
+    draw = ImageDraw.Draw(image)
     column = (WIDTH - 2 * PAD) // 2
-    for r, row in enumerate(legend):
-        y = axis_bottom + 4 + r * row_h
+    for r, row in enumerate(rows):
+        y = top + r * row_h
         for c, index in enumerate(row):
             line = chart.lines[index]
             x = PAD + c * column
@@ -176,7 +189,6 @@ def chart_image(chart: Chart) -> Image.Image:
             paste_text(image, name, (x + 38, y))
             if note:
                 paste_text(image, note, (x + 38 + name.width + 8, y))
-    return image
 
 
 def _draw_lines(image: Image.Image, chart: Chart, x_of, y_of, box: tuple[int, int, int, int]) -> None:
