@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Iterator
 
 from babel import Locale
-from babel.dates import format_datetime
+from babel.dates import format_date, format_datetime
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -146,3 +146,8 @@ def either(items: list[str]) -> str:
 def when(moment: datetime) -> str:
     """A date and time as the current language writes it, short."""
     return format_datetime(moment, format="short", locale=Locale.parse(_current.get()))
+
+
+def day(moment: datetime) -> str:
+    """A date as the current language writes it, short (``11/28/26``, ``28/11/26``)."""
+    return format_date(moment, format="short", locale=Locale.parse(_current.get()))

@@ -74,13 +74,76 @@ class Balance:
     wins: int
 
 
-async def balance(db: Database, guild_id: int, user_id: int) -> Balance:
+async def balance(db: Database, guild_id: int, user_id: int, *, game: str | None = None) -> Balance:
+    where, params = _where(guild_id, game, "all", None)
     row = await db.fetchone(
         "SELECT COALESCE(SUM(chips), 0) AS chips, COALESCE(SUM(ga), 0) AS ga, COUNT(*) AS games,"
-        " COALESCE(SUM(won), 0) AS wins FROM ledger WHERE guild_id = ? AND user_id = ?",
-        (guild_id, user_id),
+        f" COALESCE(SUM(won), 0) AS wins FROM ledger WHERE {where} AND user_id = ?",
+        (*params, user_id),
     )
     return Balance(row["chips"], row["ga"], row["games"], row["wins"])
+
+
+def _where(guild_id: int, game: str | None, period: str, now: datetime | None) -> tuple[str, list]:
+    """The ledger rows of this server (of one game, within the period), as SQL and its parameters."""
+    if period not in PERIODS:
+        raise ValueError(f"period must be one of {', '.join(PERIODS)}")
+    where, params = ["guild_id = ?"], [guild_id]
+    if game:
+        where.append("game = ?")
+        params.append(game)
+    if PERIODS[period] is not None:
+        since = (now or datetime.now(timezone.utc)) - PERIODS[period]
+        where.append("at >= ?")
+        params.append(since.isoformat(timespec="seconds"))
+    return " AND ".join(where), params
+
+
+#: What a ranking counts, per game, as SQL over a ledger row.
+MEASURES = {"chips": "chips", "ga": "ga", "wins": "won"}
+
+
+@dataclass(frozen=True)
+class Series:
+    """Running totals over the settled games, in the order they were settled: ``at[k]`` is when
+    game k was settled, ``totals[user_id][k]`` the player's total after it (games he did not
+    play leave it as it was)."""
+    at: list[str]
+    totals: dict[int, list[int]]
+
+
+async def running_totals(db: Database, guild_id: int, user_ids: list[int], *, game: str | None = None,
+                         period: str = "all", by: str = "chips", now: datetime | None = None) -> Series:
+    """The running totals of ``user_ids`` (chips, gà or wins, as :func:`leaderboard` ranks by) over
+    the games any of them played here: a player's chips over time, or the top players' race.
+    The last total of each is what :func:`balance` / :func:`leaderboard` say for the same filter."""
+    if by not in MEASURES:
+        raise ValueError("by must be chips, ga or wins")
+    if not user_ids:
+        return Series([], {})
+    where, params = _where(guild_id, game, period, now)
+    users = ", ".join("?" for _ in user_ids)
+    rows = await db.fetchall(
+        f"SELECT game_id, at, user_id, {MEASURES[by]} AS value FROM ledger"
+        f" WHERE {where} AND user_id IN ({users}) ORDER BY at, game_id, seat",
+        (*params, *user_ids),
+    )
+    at: list[str] = []
+    totals = {user: [] for user in user_ids}
+    running = dict.fromkeys(user_ids, 0)
+    last_game = None
+    for row in rows:
+        if row["game_id"] != last_game:
+            if last_game is not None:
+                for user in user_ids:
+                    totals[user].append(running[user])
+            at.append(row["at"])
+            last_game = row["game_id"]
+        running[row["user_id"]] += row["value"]
+    if last_game is not None:
+        for user in user_ids:
+            totals[user].append(running[user])
+    return Series(at, totals)
 
 
 @dataclass(frozen=True)
@@ -96,24 +159,15 @@ class Standing:
 
 async def leaderboard(db: Database, guild_id: int, *, game: str | None = None, period: str = "all",
                       by: str = "chips", limit: int = 10, now: datetime | None = None) -> list[Standing]:
-    if period not in PERIODS:
-        raise ValueError(f"period must be one of {', '.join(PERIODS)}")
-    if by not in {"chips", "ga", "wins"}:
+    if by not in MEASURES:
         raise ValueError("by must be chips, ga or wins")
-    where, params = ["guild_id = ?", "user_id IS NOT NULL"], [guild_id]
-    if game:
-        where.append("game = ?")
-        params.append(game)
-    if PERIODS[period] is not None:
-        since = (now or datetime.now(timezone.utc)) - PERIODS[period]
-        where.append("at >= ?")
-        params.append(since.isoformat(timespec="seconds"))
+    where, params = _where(guild_id, game, period, now)
     # The latest name a player played under is the one shown.
     rows = await db.fetchall(
         f"SELECT user_id, (SELECT name FROM ledger l2 WHERE l2.user_id = ledger.user_id ORDER BY l2.id DESC LIMIT 1)"
         f" AS name, SUM(chips) AS chips, SUM(ga) AS ga, COUNT(*) AS games, SUM(won) AS wins,"
         f" COALESCE(SUM(rounds), 0) AS rounds"
-        f" FROM ledger WHERE {' AND '.join(where)} GROUP BY user_id"
+        f" FROM ledger WHERE {where} AND user_id IS NOT NULL GROUP BY user_id"
         f" ORDER BY {by} DESC, wins DESC, games ASC, user_id ASC LIMIT ?",
         (*params, limit),
     )

@@ -3,17 +3,20 @@ in the asker's language."""
 
 from __future__ import annotations
 
+import io
 from datetime import datetime
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n, ledger
+from bot import charts, i18n, ledger
 from bot.games import REGISTRY
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.messages import COLOUR, chips
 from bot.tables.names import safe_name
+from rendering import IMAGE_EXTENSION
+from rendering.chart import Chart, render_chart_async
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=name) for name, game in REGISTRY.items()]
 PERIOD_CHOICES = [app_commands.Choice(name=C_("choice", "week"), value="week"),
@@ -35,22 +38,42 @@ def games_text(games: int, wins: int) -> str:
                                          games=ngettext("{n} game", "{n} games", games).format(n=games))
 
 
+async def chart_file(chart: Chart, description: str, name: str) -> discord.File:
+    """The chart as an attachment, with its text alternative; drawn on the rendering threads."""
+    png = await render_chart_async(chart)
+    return discord.File(io.BytesIO(png), filename=f"{name}.{IMAGE_EXTENSION}", description=description)
+
+
 class Stats(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="balance", description=N_("Chips won or lost at this server's tables"))
     @app_commands.guild_only()
-    @app_commands.describe(user=N_("Whose balance (default: yours)"))
-    async def balance(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    @app_commands.describe(user=N_("Whose balance (default: yours)"), game=N_("One game only (default: all games)"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def balance(self, interaction: discord.Interaction, user: discord.User | None = None,
+                      game: str | None = None) -> None:
+        """The balance in words, and beside it the chips over time once there are two games to join."""
         user = user or interaction.user
-        result = await ledger.balance(self.bot.db, interaction.guild_id, user.id)
+        result = await ledger.balance(self.bot.db, interaction.guild_id, user.id, game=game)
+        series = None
+        if result.games >= charts.MIN_GAMES:
+            series = await ledger.running_totals(self.bot.db, interaction.guild_id, [user.id], game=game)
         with i18n.language(await self.bot.tables.language_of(interaction)):
             text = (f"**{safe_name(user.display_name)}**: **{chips(result.chips, signed=True)}** · "
                     f"{games_text(result.games, result.wins)}")
             if result.ga:
                 text += f" · {i18n.number(result.ga, signed=True)} gà"
-            await interaction.response.send_message(f"{text}\n-# {_(FOOTER)}")
+            what = REGISTRY[game].title if game else _("all games")
+            if game:
+                text += f" · {what}"
+            files = []
+            if series is not None and len(series.at) >= charts.MIN_GAMES:
+                chart, description = charts.balance_chart(series, user.id, user.display_name,
+                                                          safe_name(user.display_name), what)
+                files.append(await chart_file(chart, description, "balance"))
+            await interaction.response.send_message(f"{text}\n-# {_(FOOTER)}", files=files)
 
     @app_commands.command(name="leaderboard", description=N_("Top 10 players of this server"))
     @app_commands.guild_only()
@@ -59,6 +82,9 @@ class Stats(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None, period: str = "all",
                           by: str = "chips") -> None:
         rows = await ledger.leaderboard(self.bot.db, interaction.guild_id, game=game, period=period, by=by)
+        top = rows[:charts.CHART_PLAYERS]
+        series = await ledger.running_totals(self.bot.db, interaction.guild_id, [row.user_id for row in top],
+                                             game=game, period=period, by=by)
         with i18n.language(await self.bot.tables.language_of(interaction)):
             what = REGISTRY[game].title if game else _("all games")
             title = _("Leaderboard — {games}, {period}, {by}").format(games=what, period=_(PERIOD_TEXT[period]),
@@ -76,7 +102,13 @@ class Stats(commands.Cog):
                 lines.append(line)
             embed.description = "\n".join(lines) or _("No games finished yet.")
             embed.set_footer(text=_(FOOTER))
-            await interaction.response.send_message(embed=embed)
+            files = []
+            if len(series.at) >= charts.MIN_GAMES:
+                chart, description = charts.leaderboard_chart(
+                    series, [(row.user_id, row.name, safe_name(row.name)) for row in top], title, by)
+                files.append(await chart_file(chart, description, "leaderboard"))
+                embed.set_image(url=f"attachment://{files[0].filename}")
+            await interaction.response.send_message(embed=embed, files=files)
 
     @app_commands.command(name="history", description=N_("The last 10 games of a player here"))
     @app_commands.guild_only()

@@ -90,3 +90,39 @@ async def test_periods_count_only_recent_games(db):
     assert len(await ledger.leaderboard(db, GUILD, period="month", now=later)) == 2
     with pytest.raises(ValueError):
         await ledger.leaderboard(db, GUILD, period="year")
+
+
+async def settle_games(db, games: list[tuple[str, list[int]]]) -> None:
+    """Settle one game per (game, chips of seats 101, 102, AI, 104), in order, at the same second."""
+    table = await a_table(db)
+    for no, (game, chips) in enumerate(games, start=1):
+        game_id = await a_game(db, table, no)
+        await ledger.settle(db, game_id=game_id, guild_id=GUILD, game=game, entries=entries(chips))
+
+
+async def test_running_totals_follow_each_game_in_the_order_it_was_settled(db):
+    await settle_games(db, [("phom", [30, -10, -20]), ("chan", [-50, 20, 10, 20]), ("phom", [5, -5])])
+    series = await ledger.running_totals(db, GUILD, [101, 102, 104])
+    assert len(series.at) == 3
+    assert series.totals == {101: [30, -20, -15], 102: [-10, 10, 5], 104: [0, 20, 20]}
+    # each ends where the balance and the leaderboard say, for any filter
+    board = await ledger.leaderboard(db, GUILD)
+    assert {s.user_id: s.chips for s in board} == {user: totals[-1] for user, totals in series.totals.items()}
+    phom = await ledger.running_totals(db, GUILD, [101], game="phom")
+    assert phom.totals == {101: [30, 35]}
+    assert (await ledger.balance(db, GUILD, 101, game="phom")).chips == 35
+    assert (await ledger.balance(db, GUILD, 101, game="chan")) == ledger.Balance(chips=-50, ga=0, games=1, wins=0)
+    wins = await ledger.running_totals(db, GUILD, [102], by="wins")
+    assert wins.totals == {102: [0, 1, 1]}
+
+
+async def test_running_totals_of_nobody_or_of_no_game_are_empty(db):
+    assert await ledger.running_totals(db, GUILD, []) == ledger.Series([], {})
+    assert await ledger.running_totals(db, GUILD, [101]) == ledger.Series([], {101: []})
+    await settle_games(db, [("phom", [30, -30])])
+    later = datetime.now(timezone.utc) + timedelta(days=8)
+    assert (await ledger.running_totals(db, GUILD, [101], period="week", now=later)).totals == {101: []}
+    assert (await ledger.running_totals(db, GUILD, [101], period="month", now=later)).totals == {101: [30]}
+    assert (await ledger.running_totals(db, GUILD + 1, [101])).totals == {101: []}
+    with pytest.raises(ValueError):
+        await ledger.running_totals(db, GUILD, [101], by="points")
