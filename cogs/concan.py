@@ -247,9 +247,9 @@ class ConcanUI(CopyTokensUI):
             ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", teach=play and "layoff" in verbs),
             ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", teach=play and "swap" in verbs),
             ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary"),
-            # no Quick Select while a card is being laid off onto a chosen meld: the three selects
-            # leave one row
-            *self.helper_buttons(view, quick=bool(legal) and not (one is not None and meld is not None),
+            # Quick Select only where a move takes cards (not at the draw step); none while a card
+            # is being laid off onto a chosen meld: the three selects leave one row
+            *self.helper_buttons(view, quick=self.takes_cards(legal) and not (one is not None and meld is not None),
                                  arrange=bool(view["hand"])),
         ]
 

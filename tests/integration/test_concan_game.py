@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bot.games.base import IllegalAction
 from bot.games.concan import GAME, PACK
 from cogs.concan import ConcanUI
-from tests.simhelpers import (dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
+from tests.simhelpers import (buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               select_id, select_options, start_table, table_of)
 
 # Lan starts the round with 15 cards: two sets worth 60 and a club run she will lay with a joker.
@@ -43,8 +43,13 @@ def table_message(players, table):
     return next(m for m in play_channel(players).history() if m.id == table.table_message_id)
 
 
-async def quick_move(member) -> list[str]:
-    await member.user.click(dm(member), label="Quick Select")
+async def quick_move(member, table) -> list[str]:
+    """Quick Select where a move takes cards, then the first enabled move; at the draw step
+    (Draw, Take: moves of no card) Quick Select is not offered."""
+    if table.state.step == "draw":
+        assert "Quick Select" not in buttons(dm(member)), table.state.legal_actions(table.state.current)
+    else:
+        await member.user.click(dm(member), label="Quick Select")
     hand = dm(member)
     move = next(label for label in MOVES if label in enabled(hand) or f"{label} " in " ".join(enabled(hand)))
     label = next(lab for lab in enabled(hand) if lab == move or lab.startswith(move + " "))
@@ -110,7 +115,7 @@ async def test_a_set_where_the_human_opens_lays_off_and_swaps_a_joker(simcord_en
         if table.state.to_act != (0,):
             await env.advance_time(60)
             continue
-        assert await quick_move(lan) == []
+        assert await quick_move(lan, table) == []
     assert table.status == "finished" and table.rounds_done() == 2
     rows = await ledger_rows(env, table.game_id)
     assert len(rows) == 4 and sum(r["chips"] for r in rows) == 0 and all(r["rounds"] == 2 for r in rows)
@@ -118,6 +123,20 @@ async def test_a_set_where_the_human_opens_lays_off_and_swaps_a_joker(simcord_en
               and "result" in m.embeds[0].title]
     assert len(rounds) == 2 and rounds[0].attachments[0].filename == "round.png"
     assert "R1" in rounds[1].embeds[0].fields[0].value and "R2" in rounds[1].embeds[0].fields[0].value
+
+
+async def test_quick_select_is_off_at_the_draw_step(simcord_env):
+    """Draw and Take take no card of the hand: Quick Select had nothing to select there ("Nothing
+    to select", 71 times of 71 in one set). It is back once the card is drawn."""
+    players = await start_table(simcord_env, "concan", 1, 1, decks=[pack(1)], seed=2, rounds=1)
+    (lan,) = players.members
+    table = table_of(simcord_env)
+    await lan.user.select(dm(lan), tokens_of(dm(lan), ["2D"]), custom_id=select_id(dm(lan)))
+    assert private_texts(await lan.user.click(dm(lan), label="Discard")) == []
+    assert table.state.step == "draw" and table.state.legal_actions(0) == ["draw", "take"]
+    assert "Quick Select" not in buttons(dm(lan)) and {"Draw", "Take"} <= {b.split(" ")[0] for b in enabled(dm(lan))}
+    await lan.user.click(dm(lan), label="Draw")
+    assert table.state.step == "play" and "Quick Select" in enabled(dm(lan))
 
 
 async def test_six_seats_play_a_round_with_every_message_and_image(simcord_env):
