@@ -792,3 +792,10 @@ def test_an_opening_no_hand_can_reach_is_refused():
     GAME.new(2, seed=1, options={"open_min": 140})
     with pytest.raises(ValueError, match="0–140"):
         GAME.new(2, seed=1, options={"open_min": 141})
+
+
+@pytest.mark.parametrize("name", ["concan.md", "concan.vi.md", "concan.es.md"])
+def test_the_rules_the_bot_shows_tell_the_limits_of_a_round(name):
+    from importlib import resources
+    text = resources.files("bot").joinpath("rules", name).read_text(encoding="utf-8")
+    assert f"{MAX_TURNS} " in text and "−25" in text  # 300 turns; nobody gets −25
