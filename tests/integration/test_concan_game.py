@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
+from bot.games import concan
 from bot.games.concan import GAME, PACK
 from cogs.concan import ConcanUI
 from tests.simhelpers import (buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
@@ -137,6 +138,41 @@ async def test_quick_select_is_off_at_the_draw_step(simcord_env):
     assert "Quick Select" not in buttons(dm(lan)) and {"Draw", "Take"} <= {b.split(" ")[0] for b in enabled(dm(lan))}
     await lan.user.click(dm(lan), label="Draw")
     assert table.state.step == "play" and "Quick Select" in enabled(dm(lan))
+
+
+async def test_rounds_nobody_wins_are_told_and_the_set_is_settled(simcord_env, monkeypatch):
+    """Rounds that reach the turn limit (concan.md, Play 7; 4 turns here instead of 300) end
+    without a winner: the log and the round's result say why, nobody gets −25, the next round
+    is started by the next seat, and the set is settled zero-sum by the lowest total."""
+    monkeypatch.setattr(concan, "MAX_TURNS", 4)
+    env = simcord_env
+    players = await start_table(env, "concan", 1, 2, seed=2, stake=5, rounds=2)
+    (lan,) = players.members
+    table = table_of(env)
+    for _ in range(100):
+        if table.status == "finished":
+            break
+        if table.pause_until is not None:
+            await lan.click(play_channel(players).last_message, label="Next round")
+        elif table.state.to_act == (0,):
+            assert await quick_move(lan, table) == []
+        else:
+            await env.advance_time(60)
+    assert table.status == "finished"
+    results = table.state.round_results
+    assert [r["winner"] for r in results] == [None, None] and all(-25 not in r["points"] for r in results)
+    actions = table.state.record()["actions"]
+    fourth = [k for k, (_seat, action) in enumerate(actions) if action.startswith("discard")][3]
+    assert actions[fourth + 1] == [1, actions[fourth + 1][1]], "round 2 is started by the next seat"
+    said = [f"Round {k} ends without a winner: nobody went out in 4 turns." for k in (1, 2)]
+    assert any(line.startswith(said[1] + " · ") for line in table.log), table.log  # the table's log, the latest lines
+    rounds = [m for m in play_channel(players).history() if m.embeds and "round" in (m.embeds[0].title or "")
+              and "result" in m.embeds[0].title]
+    assert [m.embeds[0].description.split(" · ")[0] for m in rounds] == said
+    rows = await ledger_rows(env, table.game_id)
+    assert len(rows) == 3 and sum(r["chips"] for r in rows) == 0
+    low = min(table.state.totals)
+    assert all((r["chips"] > 0) == (table.state.totals[r["seat"]] == low) for r in rows if r["chips"])
 
 
 async def test_six_seats_play_a_round_with_every_message_and_image(simcord_env):
