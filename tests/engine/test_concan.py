@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -799,3 +801,16 @@ def test_the_rules_the_bot_shows_tell_the_limits_of_a_round(name):
     from importlib import resources
     text = resources.files("bot").joinpath("rules", name).read_text(encoding="utf-8")
     assert f"{MAX_TURNS} " in text and "−25" in text  # 300 turns; nobody gets −25
+
+
+def test_records_made_before_the_limits_replay_the_same():
+    """Records of sets played by the engine before concan.md's Play 7 (unlimited reshuffles)
+    replay to the same rounds and totals: under the limits the rules did not change. (Each
+    holds a round with a reshuffle.)"""
+    path = Path(__file__).with_name("concan_records_v1.json")
+    for case in json.loads(path.read_text(encoding="utf-8")):
+        state = GAME.replay(case["record"])
+        assert state.is_over and state.record() == case["record"]
+        assert state.totals == case["totals"]
+        assert [[r["winner"], r["points"]] for r in state.round_results] == case["rounds"]
+        assert case["reshuffles"] >= 1
