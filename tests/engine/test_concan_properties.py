@@ -254,23 +254,19 @@ def test_ai_rounds_end(players, seed):
 ACTIONS_PER_TURN = 2 + 14 + 16 + 16
 
 
-def looping(state, seat: int, rng: random.Random, policy: str) -> str:
+def looping(state, seat: int, rng: random.Random, policy: str, got: str | None) -> str:
     """A seat that will not go out once opened (the AI plays it until then): ``"take"`` takes
-    the discard whenever it may and throws the card it got back (so nobody needs the stock);
-    ``"draw"`` draws and throws back the card drawn (the stock runs out again and again)."""
+    the discard whenever it may and throws back the card it ``got`` (so nobody needs the
+    stock); ``"draw"`` draws and throws back the card drawn (the stock runs out again and
+    again)."""
     if not state.opened[seat] or state.step == "first_discard":
         return choose(state, seat)
-    if state.step == "draw":
-        legal = state.legal_actions(seat)
-        return "take" if policy == "take" and "take" in legal else "draw"
-    got = looping.got.get(id(state))
     legal = state.legal_actions(seat)
+    if state.step == "draw":
+        return "take" if policy == "take" and "take" in legal else "draw"
     if got is not None and f"discard {got}" in legal:
         return f"discard {got}"
     return rng.choice([a for a in legal if a.startswith("discard ")])
-
-
-looping.got = {}
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -287,6 +283,7 @@ def test_every_round_ends(players, seed, open_min, policies):
     rng = random.Random(seed)
     state = GAME.new(players, seed=seed, options={"rounds": 2, "open_min": open_min})
     actions = 0
+    got = None  # the card the seat to act took or drew this turn
     while not state.is_over:
         seat = state.current
         policy = policies[seat]
@@ -295,12 +292,11 @@ def test_every_round_ends(players, seed, open_min, policies):
         elif policy == "random":
             action = pick(state, seat, rng, 0.0)
         else:
-            top = state.top_discard
-            action = looping(state, seat, rng, policy)
+            action = looping(state, seat, rng, policy, got)
         round_no, hand = state.round, Counter(state.hands[seat])
         state.apply(seat, action)
-        if policy in ("take", "draw") and action in ("take", "draw"):
-            looping.got[id(state)] = top if action == "take" else next(iter(state.hands[seat] - hand))
+        if action in ("take", "draw"):
+            got = next(iter(state.hands[seat] - hand))
         actions += 1
         if state.round != round_no or state.is_over:
             result = state.round_results[-1]
@@ -308,7 +304,6 @@ def test_every_round_ends(players, seed, open_min, policies):
             actions = 0
         assert state.turns <= MAX_TURNS and state.reshuffles <= MAX_RESHUFFLES
         assert actions <= MAX_TURNS * ACTIONS_PER_TURN
-    looping.got.pop(id(state), None)
     state.outcome().check_balanced()
     assert snapshot(GAME.replay(state.record())) == snapshot(state)
 
