@@ -516,6 +516,6 @@ class ConcanState(TablePlay, MatchOfRounds):
 
 GAME = Game.of(ConcanState, rounds=9, open_min=51)
 
-__all__ = ["GAME", "JOKER", "MAX_RESHUFFLES", "MAX_TURNS", "PACK", "PHRASES", "ConcanState", "MeldSpec", "TableMeld", "best_melds", "best_opening",
-           "card_penalty", "hand_penalty", "is_joker_token", "meld_value", "split_choices", "split_opening",
-           "token_identity"]
+__all__ = ["GAME", "JOKER", "MAX_RESHUFFLES", "MAX_TURNS", "PACK", "PHRASES", "ConcanState", "MeldSpec", "TableMeld",
+           "best_melds", "best_opening", "card_penalty", "hand_penalty", "is_joker_token", "meld_value",
+           "split_choices", "split_opening", "token_identity"]
