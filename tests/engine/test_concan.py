@@ -709,6 +709,25 @@ def test_a_round_nobody_can_go_out_of_ends_when_the_stock_runs_out_a_third_time(
     assert out.winners == [0] and out.chips(5) == [5, -5]  # the lower total takes the pot
 
 
+def test_a_dealt_round_the_ai_played_for_ever_now_ends():
+    """A real two-seat deal (1 of 12,000 AI rounds of benchmarks/concan_games.py): the table
+    ends with six full sets, each AI holds a 2 and a joker it never discards while it holds
+    another card. The stock ran out and was reshuffled for ever; now the third empty stock
+    ends the round after 232 turns. Equal totals share the pot."""
+    state = GAME.new(2, seed=20760, options={"rounds": 1})
+    events = play_ai(state, 2000)
+    assert events[-2].phrases[0] == Phrase("concan.round_void_stock", {}, {"round": 1})
+    assert state.turns == 232 and state.reshuffles == 2
+    assert all(len(m["cards"]) == 4 and m["kind"] == "set" for m in state.melds)
+    result = state.round_results[0]
+    assert [sorted(h["cards"]) for h in result["hands"]] == [["2S", "JK"], ["2H", "JK"]]
+    assert result["points"] == [4, 4] and result["winner"] is None
+    out = state.outcome()
+    out.check_balanced()
+    assert out.winners == [0, 1] and out.chips(5) == [0, 0]
+    assert GAME.replay(state.record()).round_results == state.round_results
+
+
 def test_a_round_of_takes_and_discards_ends_after_300_turns():
     """Opened players who only take the discard and throw it back never empty the stock: the
     round ends after its 300th turn; the next round is started by the seat after the starter."""
