@@ -9,7 +9,9 @@ Prints:
   solver's per-hand cache is cleared before every hand); also on 17-card hands (15 + JK JK);
 - the AI's ms per decision at 6 seats, median / max (``concan_ai.choose``, including the
   ``legal_actions`` it asks for; the solver cache is warm as in a running bot);
-- AI-vs-AI rounds per second at 2, 4 and 6 seats.
+- AI-vs-AI rounds per second at 2, 4 and 6 seats, with how many of them ended without a winner
+  (concan.md, Play 7: a third empty stock, or 300 turns) and the longest in turns: every round
+  ends, so the figures come back.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ def bench_best_opening(hands: int, naturals: int, seed: int = 1) -> None:
           f"  p99 {pct(times, 0.99):.3f} ms  max {max(times):.3f} ms")
 
 
-def play_round(players: int, seed: int, times: list[float] | None) -> int:
+def play_round(players: int, seed: int, times: list[float] | None, ends: list | None = None) -> int:
+    """Play one AI round; ``ends`` gets (its winner or None, its turns)."""
     state = GAME.new(players, seed=seed, options={"rounds": 1})
     steps = 0
     while not state.is_over:
@@ -60,6 +63,8 @@ def play_round(players: int, seed: int, times: list[float] | None) -> int:
             times.append(1000 * (time.perf_counter() - start))
         state.apply(seat, action)
         steps += 1
+    if ends is not None:
+        ends.append((state.round_results[0]["winner"], state.turns))
     return steps
 
 
@@ -77,12 +82,14 @@ def bench_ai(seconds: float) -> None:
 def bench_rounds(players: int, seconds: float) -> None:
     start = time.perf_counter()
     rounds = steps = 0
+    ends: list = []
     while time.perf_counter() - start < seconds:
-        steps += play_round(players, 20_000 + rounds, None)
+        steps += play_round(players, 20_000 + rounds, None, ends)
         rounds += 1
     elapsed = time.perf_counter() - start
+    void = sum(1 for winner, _turns in ends if winner is None)
     print(f"AI vs AI, {players} seats: {rounds / elapsed:7.1f} rounds/s  ({rounds} rounds, "
-          f"{steps / rounds:.0f} actions/round)")
+          f"{steps / rounds:.0f} actions/round; {void} without a winner; longest {max(t for _, t in ends)} turns)")
 
 
 def main() -> None:

@@ -248,7 +248,8 @@ class ConcanUI(CopyTokensUI):
             ButtonSpec("layoff", _("Lay off"), play and fits("layoff"), "success", teach=play and "layoff" in verbs),
             ButtonSpec("swap", _("Swap joker"), play and fits("swap"), "success", teach=play and "swap" in verbs),
             ButtonSpec("announce", _("Announce joker"), "announce" in legal, "secondary"),
-            *self.helper_buttons(view, quick=bool(legal), arrange=bool(view["hand"])),
+            # Quick Select only where a move takes cards (not at the draw step)
+            *self.helper_buttons(view, quick=self.takes_cards(legal), arrange=bool(view["hand"])),
         ]
 
     def action_for(self, key: str, view: dict, selection: list[str]) -> str:

@@ -22,7 +22,8 @@ Events: ``Event(seat, "draw")`` (never the card), ``Event(seat, "take", (card,))
 (text: the numbers the new melds got), ``Event(seat, "layoff", (token,), text=meld no)``,
 ``Event(seat, "swap", (card,), text=meld no)`` (the card put in, the joker taken),
 ``Event(seat, "announce")``, ``Event(seat, "discard", (card,))``, ``Event(None, "reshuffle")``,
-``Event(None, "round_end", phrases=...)``, ``Event(None, "round_start", text=str(round))`` and
+``Event(None, "round_end", phrases=...)`` (its first phrase says who won the round, or why
+nobody did), ``Event(None, "round_start", text=str(round))`` and
 ``Event(None, "end", phrases=summary)``. Cards in events and melds may be tokens ``JK=5H``
 (``token_identity`` / ``is_joker_token`` read them).
 
@@ -59,11 +60,18 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   ``2…K`` + ace counts the ace high; an ace laid off on ``2…K`` goes low.
 - "When the stock runs out" is read literally: right after the draw that takes the last
   stock card, the discards but the top one are shuffled into a new stock (the drawer goes on
-  with his turn). With fewer than two discards at that moment there is no reshuffle: the
-  drawer plays his turn to its end (he may still go out and win) and the round then ends
-  without a winner. (From a real deal this cannot happen: every turn ends with a discard and
-  only a draw empties the stock, so when a stock of ``s`` cards runs out the pile holds at
-  least ``s`` ≥ 2 cards; the rule is kept and tested on a state set up by hand.)
+  with his turn), at most ``MAX_RESHUFFLES`` (2) times a round. The third time, or with fewer
+  than two discards at that moment, there is no reshuffle: the drawer plays his turn to its
+  end (he may still go out and win) and the round then ends without a winner
+  (``concan.round_void_stock`` / ``concan.round_void``). (Fewer than two discards cannot
+  happen from a real deal: every turn ends with a discard and only a draw empties the stock,
+  so when a stock of ``s`` cards runs out the pile holds at least ``s`` ≥ 2 cards; the rule is
+  kept and tested on a state set up by hand.)
+- "300 turns of the round": a turn is counted when it ends, with its discard (the starter's
+  discard-only turn is the first). A discard that empties the hand wins, even the 300th;
+  any other 300th discard ends the round without a winner (``concan.round_void_turns``). The
+  limits end rounds nobody can go out of: melds that take no more cards, hands of one or two
+  cards, or players who only take and discard (the stock then never runs out).
 - ``best_opening`` ignores the need to keep a card for the discard (the evaluation of
   concan.md); the listed ``open`` and the legality of ``take`` respect it.
 """
@@ -89,6 +97,8 @@ from .french import FULL_DECK, JOKER, parse_card, sort_key
 PHRASES: dict[str, str] = {
     "concan.round_won": N_("{winner} goes out and wins round {round} (−25)."),
     "concan.round_void": N_("Round {round} ends without a winner: the stock ran out."),
+    "concan.round_void_stock": N_("Round {round} ends without a winner: the stock ran out a third time."),
+    "concan.round_void_turns": N_("Round {round} ends without a winner: nobody went out in {turns} turns."),
     "concan.round_points": N_("{player} {points:+d} (total {total})"),
     "concan.round_points_closed": N_("{player} never opened: +100 (total {total})"),
     "concan.set_won": N_("{winner} wins the set with {total} points."),
@@ -102,6 +112,12 @@ PACK: tuple[str, ...] = FULL_DECK + FULL_DECK + (JOKER, JOKER)
 
 #: The most a first lay-down can be worth: 14 cards (one is kept to discard) of 10 points.
 MAX_OPENING = 14 * 10
+
+#: concan.md, Play 7: the discards are shuffled into a new stock at most this often a round; the
+#: next time the stock runs out ends the round without a winner.
+MAX_RESHUFFLES = 2
+#: concan.md, Play 7: a round that nobody has won after this many turns ends without a winner.
+MAX_TURNS = 300
 
 
 class ConcanState(TablePlay, MatchOfRounds):
@@ -187,7 +203,10 @@ class ConcanState(TablePlay, MatchOfRounds):
         self.opened_flags = [False] * n
         self.announced_counts = [0] * n
         self.reshuffles = 0
-        self.last_turn = False  # the stock ran out and could not be refilled: this turn is the last
+        self.turns = 0  # turns of the round played to their end (each ends with a discard)
+        #: the stock ran out and is not refilled: this turn is the last; the phrase key that says
+        #: why the round then ends without a winner
+        self.last_turn: str | None = None
         self.current = first
         self.step: str | None = "first_discard"
         self.must_card: str | None = None
@@ -326,7 +345,9 @@ class ConcanState(TablePlay, MatchOfRounds):
         self.actions.append([seat, "draw"])
         events = [Event(seat, "draw")]
         if not self.stock_cards:
-            if len(self.pile) >= 2:
+            if self.reshuffles >= MAX_RESHUFFLES:
+                self.last_turn = "concan.round_void_stock"
+            elif len(self.pile) >= 2:
                 self.reshuffles += 1
                 cards = self.pile[:-1]
                 reshuffle_rng(self.seed, self.round, self.reshuffles).shuffle(cards)
@@ -334,7 +355,7 @@ class ConcanState(TablePlay, MatchOfRounds):
                 self.pile = self.pile[-1:]
                 events.append(Event(None, "reshuffle"))
             else:
-                self.last_turn = True
+                self.last_turn = "concan.round_void"
         return events
 
     def _take(self, seat: int, rest: str) -> list[Event]:
@@ -375,11 +396,16 @@ class ConcanState(TablePlay, MatchOfRounds):
         self.pile.append(card)
         self.actions.append([seat, f"discard {card}"])
         events = [Event(seat, "discard", (card,))]
+        self.turns += 1
         if not self.hands[seat]:
             events += self._end_round(seat)
             return events
         if self.last_turn:
-            events += self._end_round(None)
+            events += self._end_round(None, Phrase(self.last_turn, {}, {"round": self.round}))
+            return events
+        if self.turns >= MAX_TURNS:
+            events += self._end_round(None, Phrase("concan.round_void_turns", {}, {"round": self.round,
+                                                                                   "turns": self.turns}))
             return events
         self.current = (seat + 1) % self.num_players
         self.step = "draw"
@@ -387,7 +413,8 @@ class ConcanState(TablePlay, MatchOfRounds):
 
     # -- rounds and the end of the set -------------------------------------------------------------
 
-    def _end_round(self, winner: int | None) -> list[Event]:
+    def _end_round(self, winner: int | None, void: Phrase | None = None) -> list[Event]:
+        """The round is over: won by ``winner``, or without a winner (``void`` says why)."""
         n = self.num_players
         points = []
         hands = []
@@ -400,7 +427,7 @@ class ConcanState(TablePlay, MatchOfRounds):
         for s in range(n):
             self.totals[s] += points[s]
         phrases = [Phrase("concan.round_won", {"winner": winner}, {"round": self.round}) if winner is not None
-                   else Phrase("concan.round_void", {}, {"round": self.round})]
+                   else void]
         for s in range(n):
             key = "concan.round_points_closed" if not self.opened_flags[s] else "concan.round_points"
             phrases.append(Phrase(key, {"player": s}, {"points": points[s], "total": self.totals[s]}))
@@ -489,9 +516,6 @@ class ConcanState(TablePlay, MatchOfRounds):
 
 GAME = Game.of(ConcanState, rounds=9, open_min=51)
 
-
-GAME = Game.of(ConcanState, rounds=9, open_min=51)
-
-__all__ = ["GAME", "JOKER", "PACK", "PHRASES", "ConcanState", "MeldSpec", "TableMeld", "best_melds", "best_opening",
-           "card_penalty", "hand_penalty", "is_joker_token", "meld_value", "split_choices", "split_opening",
-           "token_identity"]
+__all__ = ["GAME", "JOKER", "MAX_RESHUFFLES", "MAX_TURNS", "PACK", "PHRASES", "ConcanState", "MeldSpec", "TableMeld",
+           "best_melds", "best_opening", "card_penalty", "hand_penalty", "is_joker_token", "meld_value",
+           "split_choices", "split_opening", "token_identity"]

@@ -191,7 +191,7 @@ class TablePlay:
         if self.phase == "over" or seat != self.current or self.step != "play" or self.opened_flags[seat]:
             return None
         res = self._best_open(self.hands[seat], self.must_card, self.must_jokers)
-        if res is None or res[0] < self.open_min:
+        if res is None or not res[1] or res[0] < self.open_min:  # an opening lays a meld, even at open_min 0
             return None
         return "open " + " | ".join(" ".join(m.tokens) for m in res[1])
 

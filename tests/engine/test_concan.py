@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from bot.games import REGISTRY
 from bot.games.base import Event, IllegalAction, Phrase, reshuffle_rng, round_rng
-from bot.games.concan import (GAME, PACK, PHRASES, best_melds, best_opening, hand_penalty, meld_value,
-                              split_choices, split_opening)
+from bot.games.concan import (GAME, MAX_RESHUFFLES, MAX_TURNS, PACK, PHRASES, TableMeld, best_melds, best_opening,
+                              hand_penalty, meld_value, split_choices, split_opening)
+from bot.games.concan_ai import choose
+from bot.games.concan_melds import resolve_meld
 from bot.games.french import FULL_DECK, RANKS, parse_cards, sort_cards
 
 # --------------------------------------------------------------------------------------------
@@ -650,6 +654,113 @@ def test_round_without_winner_when_no_reshuffle_is_possible():
     assert state.round == 2 and state.first == 1  # the seat after the previous starter
 
 
+def stuck_state(hands: list[str], *, stock: int, current: int = 1):
+    """Two opened seats in a round nobody can go out of (concan.md, Play 7; 3 of 12,000 AI
+    rounds once ran for ever this way): the table holds only full sets (four suits), both
+    packs' A to 9, so no card or joker fits a meld and there is no joker to swap; the hands
+    hold one or two cards (with at most three cards in play no meld can be laid keeping one
+    for the discard). The free tens to kings not in a hand are ``stock`` cards of stock and the
+    rest the discard pile. Set up by hand, as a real round reaches it after many turns."""
+    state = GAME.new(2, seed=77, options={"rounds": 1})
+    sets = [f"{rank}S {rank}H {rank}D {rank}C".split() for rank in "A23456789" for _ in range(2)]
+    state.table = [TableMeld(no, no % 2, resolve_meld(cards)) for no, cards in enumerate(sets, 1)]
+    state.hands = [Counter(parse_cards(h, joker=True)) for h in hands]
+    free = Counter([c for c in FULL_DECK if c[0] in "TJQK"] * 2 + ["JK", "JK"])
+    free -= state.hands[0] + state.hands[1]
+    rest = sorted(free.elements())
+    random.Random(5).shuffle(rest)
+    state.stock_cards, state.pile = rest[:stock], rest[stock:]
+    state.opened_flags = [True, True]
+    state.current, state.step = current, "draw"
+    assert sum(len(m.spec.tokens) for m in state.table) + len(rest) + sum(state.hand_sizes) == len(PACK)
+    return state
+
+
+def play_ai(state, limit: int) -> list[Event]:
+    """The AI plays every seat until the round ends (failing after ``limit`` actions)."""
+    for _ in range(limit):
+        events = state.apply(state.current, choose(state, state.current))
+        if any(e.kind == "round_end" for e in events):
+            return events
+    raise AssertionError(f"the round is still going after {limit} actions")
+
+
+def test_a_round_nobody_can_go_out_of_ends_when_the_stock_runs_out_a_third_time():
+    """The AI holding both jokers never discards one while it holds another card; the other
+    seat holds one card: every turn draws one card and discards one. Before Play 7's limit the
+    discards were reshuffled for ever."""
+    state = stuck_state(["JK JK", "KH"], stock=10)
+    pile = state.discards
+    events = play_ai(state, 2000)
+    assert state.reshuffles == MAX_RESHUFFLES == 2
+    # 10 draws; each reshuffle then makes a stock of the pile and 9 discards but the top one
+    # (the turn of the draw that emptied the stock discards onto the new pile)
+    draws = 10 + 2 * (pile + 9 - 1)
+    assert state.round_results[0]["winner"] is None and state.is_over
+    assert events[-2].phrases[0] == Phrase("concan.round_void_stock", {}, {"round": 1})
+    result = state.round_results[0]
+    assert result["phrases"][0] == {"key": "concan.round_void_stock", "seats": {}, "values": {"round": 1}}
+    assert [h["announced"] for h in result["hands"]] == [2, 0]  # the AI announced its jokers
+    assert result["points"] == [2 + 2, hand_penalty(result["hands"][1]["cards"], opened=True)]
+    assert -25 not in result["points"] and state.totals == result["points"]
+    assert len([a for a in state.actions if a[1] == "draw"]) == draws
+    out = state.outcome()
+    out.check_balanced()
+    assert out.winners == [0] and out.chips(5) == [5, -5]  # the lower total takes the pot
+
+
+def test_a_dealt_round_the_ai_played_for_ever_now_ends():
+    """A real two-seat deal (1 of 12,000 AI rounds of benchmarks/concan_games.py): the table
+    ends with six full sets, each AI holds a 2 and a joker it never discards while it holds
+    another card. The stock ran out and was reshuffled for ever; now the third empty stock
+    ends the round after 232 turns. Equal totals share the pot."""
+    state = GAME.new(2, seed=20760, options={"rounds": 1})
+    events = play_ai(state, 2000)
+    assert events[-2].phrases[0] == Phrase("concan.round_void_stock", {}, {"round": 1})
+    assert state.turns == 232 and state.reshuffles == 2
+    assert all(len(m["cards"]) == 4 and m["kind"] == "set" for m in state.melds)
+    result = state.round_results[0]
+    assert [sorted(h["cards"]) for h in result["hands"]] == [["2S", "JK"], ["2H", "JK"]]
+    assert result["points"] == [4, 4] and result["winner"] is None
+    out = state.outcome()
+    out.check_balanced()
+    assert out.winners == [0, 1] and out.chips(5) == [0, 0]
+    assert GAME.replay(state.record()).round_results == state.round_results
+
+
+def test_a_round_of_takes_and_discards_ends_after_300_turns():
+    """Opened players who only take the discard and throw it back never empty the stock: the
+    round ends after its 300th turn; the next round is started by the seat after the starter."""
+    state = stuck_state(["QH JC", "KH"], stock=20)
+    state.rounds = 2
+    state.turns = 1  # the starter's first discard
+    for turn in range(2, MAX_TURNS + 1):
+        seat = state.current
+        assert state.round == 1 and "take" in state.legal_actions(seat)
+        card = state.apply(seat, "take")[0].cards[0]
+        events = state.apply(seat, f"discard {card}")
+        assert state.turns == turn or state.round == 2
+    assert [e.kind for e in events] == ["discard", "round_end", "round_start"]
+    assert events[1].phrases[0] == Phrase("concan.round_void_turns", {}, {"round": 1, "turns": 300})
+    assert state.round_results[0]["winner"] is None and state.stock_cards != []
+    assert state.round == 2 and state.first == 1 and state.turns == 0 and state.reshuffles == 0
+    text = PHRASES["concan.round_void_turns"].format(round=1, turns=300)
+    assert text == "Round 1 ends without a winner: nobody went out in 300 turns."
+
+
+def test_going_out_on_the_last_turn_still_wins():
+    state = stuck_state(["QH JC", "KH"], stock=20)
+    kings = "KS KD KC".split()
+    state.table.append(TableMeld(19, 0, resolve_meld(kings)))
+    for card in kings:
+        (state.pile if card in state.pile else state.stock_cards).remove(card)
+    state.turns = MAX_TURNS - 1
+    state.apply(1, "draw")
+    state.apply(1, "layoff KH 19")
+    events = state.apply(1, f"discard {state.hand(1)[0]}")
+    assert events[1].phrases[0] == Phrase("concan.round_won", {"winner": 1}, {"round": 1})
+
+
 # --------------------------------------------------------------------------------------------
 # views
 
@@ -702,3 +813,23 @@ def test_an_opening_no_hand_can_reach_is_refused():
     GAME.new(2, seed=1, options={"open_min": 140})
     with pytest.raises(ValueError, match="0–140"):
         GAME.new(2, seed=1, options={"open_min": 141})
+
+
+@pytest.mark.parametrize("name", ["concan.md", "concan.vi.md", "concan.es.md"])
+def test_the_rules_the_bot_shows_tell_the_limits_of_a_round(name):
+    from importlib import resources
+    text = resources.files("bot").joinpath("rules", name).read_text(encoding="utf-8")
+    assert f"{MAX_TURNS} " in text and "−25" in text  # 300 turns; nobody gets −25
+
+
+def test_records_made_before_the_limits_replay_the_same():
+    """Records of sets played by the engine before concan.md's Play 7 (unlimited reshuffles)
+    replay to the same rounds and totals: under the limits the rules did not change. (Each
+    holds a round with a reshuffle.)"""
+    path = Path(__file__).with_name("concan_records_v1.json")
+    for case in json.loads(path.read_text(encoding="utf-8")):
+        state = GAME.replay(case["record"])
+        assert state.is_over and state.record() == case["record"]
+        assert state.totals == case["totals"]
+        assert [[r["winner"], r["points"]] for r in state.round_results] == case["rounds"]
+        assert case["reshuffles"] >= 1

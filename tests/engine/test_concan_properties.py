@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
-from bot.games.concan import GAME, PACK, PHRASES, best_opening, split_opening
+from bot.games.concan import GAME, MAX_RESHUFFLES, MAX_TURNS, PACK, PHRASES, best_opening, split_opening
 from bot.games.concan_ai import choose, quick_select
 from bot.games.french import FULL_DECK
 
@@ -242,6 +242,70 @@ def test_ai_rounds_end(players, seed):
             break
         state.apply(state.current, choose(state, state.current))
     assert state.is_over
+
+
+# --------------------------------------------------------------------------------------------
+# every round ends (concan.md, Play 7)
+
+#: The most actions one turn can hold: a draw or take and a discard; at most 14 lays (open, meld,
+#: lay off: each lays a card of a hand of at most 15 and one card is kept); at most 2 + 14 swaps
+#: (a swap takes a joker off the table, where only a lay puts one); at most 2 + 14 announces (one
+#: joker each, of at most two held; a count drops only when a lay takes a joker from the hand).
+ACTIONS_PER_TURN = 2 + 14 + 16 + 16
+
+
+def looping(state, seat: int, rng: random.Random, policy: str, got: str | None) -> str:
+    """A seat that will not go out once opened (the AI plays it until then): ``"take"`` takes
+    the discard whenever it may and throws back the card it ``got`` (so nobody needs the
+    stock); ``"draw"`` draws and throws back the card drawn (the stock runs out again and
+    again)."""
+    if not state.opened[seat] or state.step == "first_discard":
+        return choose(state, seat)
+    legal = state.legal_actions(seat)
+    if state.step == "draw":
+        return "take" if policy == "take" and "take" in legal else "draw"
+    if got is not None and f"discard {got}" in legal:
+        return f"discard {got}"
+    return rng.choice([a for a in legal if a.startswith("discard ")])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32 - 1), open_min=st.sampled_from([0, 10, 51, 120, 140]),
+       policies=st.lists(st.sampled_from(["ai", "random", "take", "draw"]), min_size=6, max_size=6))
+@example(players=2, seed=1, open_min=10, policies=["take"] * 6)  # opened players passing one card back and forth
+@example(players=6, seed=2, open_min=10, policies=["draw"] * 6)  # the stock runs out a third time
+@example(players=2, seed=3, open_min=140, policies=["ai"] * 6)  # nobody can open
+def test_every_round_ends(players, seed, open_min, policies):
+    """Whoever plays a seat (the AI, random legal moves, a player taking the discard and
+    throwing it back, a player drawing and throwing back), every round ends: at most 300
+    turns, at most two reshuffles, each turn of a bounded number of actions; a round that
+    reached a limit ends without a winner, and the record replays to the same state."""
+    rng = random.Random(seed)
+    state = GAME.new(players, seed=seed, options={"rounds": 2, "open_min": open_min})
+    actions = 0
+    got = None  # the card the seat to act took or drew this turn
+    while not state.is_over:
+        seat = state.current
+        policy = policies[seat]
+        if policy == "ai":
+            action = choose(state, seat)
+        elif policy == "random":
+            action = pick(state, seat, rng, 0.0)
+        else:
+            action = looping(state, seat, rng, policy, got)
+        round_no, hand = state.round, Counter(state.hands[seat])
+        state.apply(seat, action)
+        if action in ("take", "draw"):
+            got = next(iter(state.hands[seat] - hand))
+        actions += 1
+        if state.round != round_no or state.is_over:
+            result = state.round_results[-1]
+            assert result["winner"] is not None or result["phrases"][0]["key"].startswith("concan.round_void")
+            actions = 0
+        assert state.turns <= MAX_TURNS and state.reshuffles <= MAX_RESHUFFLES
+        assert actions <= MAX_TURNS * ACTIONS_PER_TURN
+    state.outcome().check_balanced()
+    assert snapshot(GAME.replay(state.record())) == snapshot(state)
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,17 +21,22 @@ makes a hand smaller, and the stock is never refilled):
   at most (S − 7) draws plus 10N + 1 turns that shrink a hand by 2 or more, of at most 3
   actions (draw, eat or pass, discard; forced claims are not actions): 3·(S + 10N + 1).
 
-Matches of several rounds — a round may reshuffle the discards into a new stock any number
-of times, so its length is not bounded by the rules; the bound is the AI's:
+Matches of several rounds:
 
-- **Concan**: exactly ``rounds`` rounds; at most 1,000 actions a round (the most seen over
-  the seeds below and 40 more is about 130, 6 seats).
-- **Chinchón**: at most 1,000 actions a round (the AI takes a card at most once a round — it
-  never takes back its own discard — and closes whenever it can; the most seen over 480
-  matches, all these options, 10 seeds each, is 282, 4 seats with close_limit 0) and at most
-  300 rounds for target 20, 1,500 for target 500 (the most seen: 137 and 266). With 2 seats
-  and close_limit 0 the totals drift down (a −10 closer against one small penalty): those
-  matches end by a chinchón, not by the target, after 1 to 137 rounds in the seeds seen.
+- **Concan** (bounded by the rules, concan.md Play 7): exactly ``rounds`` rounds; a round
+  ends at its 300th turn at the latest (or at the third empty stock), of at most
+  ``ACTIONS_PER_TURN`` actions a turn (test_concan_properties.py, where players who only take
+  and discard, or only draw and discard, are played too): 14,400 actions a round. The AI's
+  rounds are far shorter (the most seen over the seeds below and 40 more is about 130
+  actions, 6 seats).
+- **Chinchón**: a round may reshuffle the discards into a new stock any number of times, so
+  its length is not bounded by the rules; the bound is the AI's: at most 1,000 actions a
+  round (the AI takes a card at most once a round — it never takes back its own discard — and
+  closes whenever it can; the most seen over 480 matches, all these options, 10 seeds each,
+  is 282, 4 seats with close_limit 0) and at most 300 rounds for target 20, 1,500 for target
+  500 (the most seen: 137 and 266). With 2 seats and close_limit 0 the totals drift down (a
+  −10 closer against one small penalty): those matches end by a chinchón, not by the target,
+  after 1 to 137 rounds in the seeds seen.
 
 Budget: the whole file runs in about 20 s on 2 shared cores (Chinchón with target 500 and
 Concan with 20 rounds are the slow ones: three seeds each).
@@ -44,6 +49,8 @@ import importlib
 import pytest
 
 from bot.games import REGISTRY
+from bot.games.concan import MAX_TURNS
+from tests.engine.test_concan_properties import ACTIONS_PER_TURN as CONCAN_ACTIONS_PER_TURN
 
 
 def chan_stock(n: int) -> int:
@@ -100,7 +107,8 @@ def cases():
         for rounds in (1, 20):
             for open_min in (10, 120):  # the lobby's range
                 seeds = range(3) if rounds == 20 else range(6)
-                yield pytest.param("concan", n, {"rounds": rounds, "open_min": open_min}, seeds, 1000, rounds,
+                yield pytest.param("concan", n, {"rounds": rounds, "open_min": open_min}, seeds,
+                                   MAX_TURNS * CONCAN_ACTIONS_PER_TURN, rounds,
                                    id=f"concan-{n}-{rounds}-{open_min}")
 
 

@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
+from bot.games import concan
 from bot.games.concan import GAME, PACK
 from cogs.concan import ConcanUI
-from tests.simhelpers import (dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
+from tests.simhelpers import (buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               select_id, select_options, start_table, table_of)
 
 # Lan starts the round with 15 cards: two sets worth 60 and a club run she will lay with a joker.
@@ -43,8 +44,13 @@ def table_message(players, table):
     return next(m for m in play_channel(players).history() if m.id == table.table_message_id)
 
 
-async def quick_move(member) -> list[str]:
-    await member.user.click(dm(member), label="Quick Select")
+async def quick_move(member, table) -> list[str]:
+    """Quick Select where a move takes cards, then the first enabled move; at the draw step
+    (Draw, Take: moves of no card) Quick Select is not offered."""
+    if table.state.step == "draw":
+        assert "Quick Select" not in buttons(dm(member)), table.state.legal_actions(table.state.current)
+    else:
+        await member.user.click(dm(member), label="Quick Select")
     hand = dm(member)
     move = next(label for label in MOVES if label in enabled(hand) or f"{label} " in " ".join(enabled(hand)))
     label = next(lab for lab in enabled(hand) if lab == move or lab.startswith(move + " "))
@@ -110,7 +116,7 @@ async def test_a_set_where_the_human_opens_lays_off_and_swaps_a_joker(simcord_en
         if table.state.to_act != (0,):
             await env.advance_time(60)
             continue
-        assert await quick_move(lan) == []
+        assert await quick_move(lan, table) == []
     assert table.status == "finished" and table.rounds_done() == 2
     rows = await ledger_rows(env, table.game_id)
     assert len(rows) == 4 and sum(r["chips"] for r in rows) == 0 and all(r["rounds"] == 2 for r in rows)
@@ -118,6 +124,55 @@ async def test_a_set_where_the_human_opens_lays_off_and_swaps_a_joker(simcord_en
               and "result" in m.embeds[0].title]
     assert len(rounds) == 2 and rounds[0].attachments[0].filename == "round.png"
     assert "R1" in rounds[1].embeds[0].fields[0].value and "R2" in rounds[1].embeds[0].fields[0].value
+
+
+async def test_quick_select_is_off_at_the_draw_step(simcord_env):
+    """Draw and Take take no card of the hand: Quick Select had nothing to select there ("Nothing
+    to select", 71 times of 71 in one set). It is back once the card is drawn."""
+    players = await start_table(simcord_env, "concan", 1, 1, decks=[pack(1)], seed=2, rounds=1)
+    (lan,) = players.members
+    table = table_of(simcord_env)
+    await lan.user.select(dm(lan), tokens_of(dm(lan), ["2D"]), custom_id=select_id(dm(lan)))
+    assert private_texts(await lan.user.click(dm(lan), label="Discard")) == []
+    assert table.state.step == "draw" and table.state.legal_actions(0) == ["draw", "take"]
+    assert "Quick Select" not in buttons(dm(lan)) and {"Draw", "Take"} <= {b.split(" ")[0] for b in enabled(dm(lan))}
+    await lan.user.click(dm(lan), label="Draw")
+    assert table.state.step == "play" and "Quick Select" in enabled(dm(lan))
+
+
+async def test_rounds_nobody_wins_are_told_and_the_set_is_settled(simcord_env, monkeypatch):
+    """Rounds that reach the turn limit (concan.md, Play 7; 4 turns here instead of 300) end
+    without a winner: the log and the round's result say why, nobody gets −25, the next round
+    is started by the next seat, and the set is settled zero-sum by the lowest total."""
+    monkeypatch.setattr(concan, "MAX_TURNS", 4)
+    env = simcord_env
+    players = await start_table(env, "concan", 1, 2, seed=2, stake=5, rounds=2)
+    (lan,) = players.members
+    table = table_of(env)
+    for _ in range(100):
+        if table.status == "finished":
+            break
+        if table.pause_until is not None:
+            await lan.click(play_channel(players).last_message, label="Next round")
+        elif table.state.to_act == (0,):
+            assert await quick_move(lan, table) == []
+        else:
+            await env.advance_time(60)
+    assert table.status == "finished"
+    results = table.state.round_results
+    assert [r["winner"] for r in results] == [None, None] and all(-25 not in r["points"] for r in results)
+    actions = table.state.record()["actions"]
+    fourth = [k for k, (_seat, action) in enumerate(actions) if action.startswith("discard")][3]
+    assert actions[fourth + 1] == [1, actions[fourth + 1][1]], "round 2 is started by the next seat"
+    said = [f"Round {k} ends without a winner: nobody went out in 4 turns." for k in (1, 2)]
+    assert any(line.startswith(said[1] + " · ") for line in table.log), table.log  # the table's log, the latest lines
+    rounds = [m for m in play_channel(players).history() if m.embeds and "round" in (m.embeds[0].title or "")
+              and "result" in m.embeds[0].title]
+    assert [m.embeds[0].description.split(" · ")[0] for m in rounds] == said
+    rows = await ledger_rows(env, table.game_id)
+    assert len(rows) == 3 and sum(r["chips"] for r in rows) == 0
+    low = min(table.state.totals)
+    assert all((r["chips"] > 0) == (table.state.totals[r["seat"]] == low) for r in rows if r["chips"])
 
 
 async def test_six_seats_play_a_round_with_every_message_and_image(simcord_env):
