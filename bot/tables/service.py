@@ -110,7 +110,14 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
         for row in await self.db.open_tables(finished_since=since):
             if row["game"] not in self.uis or not await self.leases.take(row["id"]):
                 continue
-            await self.restore_table(row)
+            try:
+                await self.restore_table(row)
+            except Exception:
+                # One table whose record this engine no longer replays (a rule changed under a
+                # live game) must not keep every other table from coming back: it stays as it
+                # is in the database, for the operator, and this process does not drive it (its
+                # lease, forgotten, runs out: another process may try, as after a failed adoption).
+                log.exception("table %s could not be rebuilt; the other tables go on", row["id"])
         await self._settle_leftovers()
         await self.start_driving()
 

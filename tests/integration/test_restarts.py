@@ -5,6 +5,8 @@ settled exactly once, zero-sum. And a bot moved from SQLite to PostgreSQL mid-ga
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bot.copy_database import copy_database
@@ -82,3 +84,31 @@ async def test_a_game_moved_to_postgresql_plays_on(simcord_env, bot_factory, bac
         await env.bot.release()
     finally:
         await postgres_server.drop_database(name)
+
+
+async def test_a_table_that_cannot_be_rebuilt_does_not_keep_the_others_from_coming_back(simcord_env, bot_factory,
+                                                                                          caplog):
+    """A record the engine no longer replays (a rule changed under a live game: Concan's round
+    limit) used to stop the whole restore at the start: now only that table stays down."""
+    env = simcord_env
+    env.bot.tables.config = env.bot.config.with_overrides(**PATIENT)
+    broken_players = await start_table(env, "phom", 1, 1, seed=3)
+    healthy_players = await start_table(env, "phom", 1, 1, seed=4)
+    await env.advance_time(120)
+    broken, healthy = (next(t for t in env.bot.tables.tables.values() if t.channel_id == p.channel.id)
+                       for p in (broken_players, healthy_players))
+    assert broken.version > 0 and healthy.version > 0
+    await env.bot.db.execute("UPDATE actions SET action = 'discard ZZ' WHERE game_id = ? AND idx = 0",
+                             (broken.game_id,))
+    record = healthy.state.record()
+
+    with caplog.at_level(logging.ERROR):
+        await env.restart_bot(bot_factory(**PATIENT))
+    assert any(f"table {broken.id} could not be rebuilt" in r.getMessage() for r in caplog.records)
+    tables = env.bot.tables.tables
+    assert broken.id not in tables and tables[healthy.id].state.record() == record
+    for _ in range(400):
+        if tables[healthy.id].status == "finished":
+            break
+        await env.advance_time(60)
+    assert tables[healthy.id].status == "finished"
