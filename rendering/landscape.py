@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from .compose import THEME, Block, Theme
+from .fonts import FONT_LOCK, font
 
-__all__ = ["MAX_WIDTH", "PICTURE_THEME", "VIEW", "Beside", "Column", "Grid", "Panel", "choose", "column_counts", "draw_picture", "panel_widths"]
+__all__ = ["DIGIT_PX", "MAX_WIDTH", "PICTURE_THEME", "VIEW", "Beside", "Column", "Grid", "Panel", "choose", "column_counts",
+           "digit_height", "draw_picture", "panel_widths", "readable_size"]
 
 #: The box Discord shows an embed image in (desktop), px.
 VIEW = (400, 300)
@@ -24,6 +27,30 @@ VIEW = (400, 300)
 #: The theme of the pictures shown in a channel (table, round, result): the hand's, with
 #: larger text, as they are shown scaled down.
 PICTURE_THEME = replace(THEME, title_size=22, label_size=20, caption_size=17, index_size=13, raise_px=20)
+
+
+#: How tall a digit must look, px, when a picture is shown :data:`VIEW` wide: the numbers that
+#: decide a game (points, totals, chips, ranks) are read on a phone at that width. A little
+#: above 11 px, as scaling down blurs a glyph's edges.
+DIGIT_PX = 12
+
+
+@lru_cache(maxsize=128)
+def digit_height(size: int, bold: bool = False) -> int:
+    """The height, px, of the digits of the pictures' font at ``size`` (0-9 share it)."""
+    with FONT_LOCK:
+        left, top, right, bottom = font(size, bold).getbbox("0123456789", anchor="ls")
+    return bottom - top
+
+
+@lru_cache(maxsize=512)
+def readable_size(width: int, view: int = VIEW[0]) -> int:
+    """The smallest font size whose digits are :data:`DIGIT_PX` tall in a picture ``width`` px
+    wide shown ``view`` px wide."""
+    size = 8
+    while digit_height(size) * min(1.0, view / max(1, width)) < DIGIT_PX:
+        size += 1
+    return size
 
 
 class Column(Block):

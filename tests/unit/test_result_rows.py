@@ -10,7 +10,7 @@ import pytest
 
 from bot import i18n
 from bot.i18n import number
-from bot.tables.adapter import Settlement, chips
+from bot.tables.adapter import Settlement, chips, round_points
 from tests.unit.test_summaries import UIS, played_events
 
 NAMES = ["Lan", "Minh", "Đức", "Hòa 🌸"]
@@ -74,7 +74,7 @@ MATCHES = {"chinchon": {"target": 60}, "concan": {"rounds": 3}}  # matches of se
 
 @pytest.mark.parametrize("game", sorted(MATCHES))
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
-def test_a_matchs_final_picture_shows_every_rounds_totals_the_pot_and_the_winner(game, players, seed):
+def test_a_matchs_final_picture_shows_every_rounds_points_the_total_the_pot_and_the_winner(game, players, seed):
     ui, state = finished(game, players, seed, MATCHES[game])
     names = NAMES[:players]
     outcome = state.outcome()
@@ -87,11 +87,49 @@ def test_a_matchs_final_picture_shows_every_rounds_totals_the_pot_and_the_winner
     assert len(rounds) >= 2, "a seeded match of one round tests less than it says"
     for label, _groups, caption in rows:
         seat = seat_of(label, names)
-        for k, result in enumerate(rounds, 1):
-            if result["points"][seat] is not None:  # a seat out of a Chinchón match plays no more rounds
-                points, total = number(result["points"][seat], signed=True), number(result["totals"][seat])
-                assert f"round {k}: {points}, total {total}" in caption, (k, caption)
-        assert f"total {number(state.totals[seat])}" in caption
+        # a seat out of a Chinchón match plays no more rounds (each round's totals are in its picture)
+        points = [number(r["points"][seat], signed=True) + bought_back_at(rounds, k, seat)
+                  for k, r in enumerate(rounds) if r["points"][seat] is not None]
+        assert f"rounds: {', '.join(points)}" in caption, caption
+        assert caption.startswith(f"total {number(state.totals[seat])} · "), caption
         pot = f"the pot of {chips(settlement.pot)}"
         assert (pot in caption) == (seat in outcome.winners), caption
         assert label.endswith(" — wins") == (seat in outcome.winners)
+
+
+def bought_back_at(rounds: list[dict], index: int, seat: int) -> str:
+    """`` (bought back in at 75)`` where a buy-back reset the seat's total in that round."""
+    before = rounds[index - 1]["totals"][seat] if index else 0
+    total = rounds[index]["totals"][seat]
+    return "" if before + rounds[index]["points"][seat] == total else f" (bought back in at {number(total)})"
+
+
+def test_a_round_line_after_a_buy_back_says_where_the_total_was_reset():
+    """"round 2: +37, total 10" does not add up: the line says the total reached and the one
+    bought back in at, in the round's text, picture and the match's final picture."""
+    ui, state = finished("chinchon", 3, 2, MATCHES["chinchon"])
+    view, names = state.view(None), NAMES[:3]
+    rounds = view["round_results"]
+    resets = [(k, seat) for k in range(len(rounds)) for seat in range(3)
+              if rounds[k]["points"][seat] is not None and bought_back_at(rounds, k, seat)]
+    assert resets, "the seeded match has a buy-back"
+    with i18n.language("en"):
+        for k, seat in resets:
+            result = rounds[k]
+            points, total = number(result["points"][seat], signed=True), number(result["totals"][seat])
+            reached = number((rounds[k - 1]["totals"][seat] if k else 0) + result["points"][seat])
+            line = round_points(rounds, k, seat)
+            assert line == f"round {k + 1}: {points}, total {reached}, bought back in at {total}", line
+            embed_line = next(text for text in ui.round_lines(view, names, k) if f"**{names[seat]}**" in text)
+            assert f"{points} → {reached}, bought back in at {total}" in embed_line, embed_line
+            (caption,) = [row[2] for row in ui.round_rows(view, names, k) if row[0] == names[seat]]
+            assert f"{points} → {reached}, bought back in at {total}" in caption, caption
+            (final,) = [row[2] for row in ui.result_rows(view, names, Settlement.of(state.outcome(), stake=STAKE))
+                        if seat_of(row[0], names) == seat]
+            assert f"{points} (bought back in at {total})" in final, final
+        # every other round line adds up
+        for k, result in enumerate(rounds):
+            for seat in range(3):
+                if result["points"][seat] is not None and (k, seat) not in resets:
+                    assert round_points(rounds, k, seat) == "round {}: {}, total {}".format(
+                        k + 1, number(result["points"][seat], signed=True), number(result["totals"][seat]))
