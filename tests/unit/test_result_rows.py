@@ -5,12 +5,16 @@ final picture with every round's totals, the pot and the winner."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from bot import i18n
 from bot.i18n import number
+from bot.tables import messages
 from bot.tables.adapter import Settlement, chips, round_points
+from bot.tables.messages import result_embed
+from tests.rendering.games import table_of
 from tests.unit.test_summaries import UIS, played_events
 
 NAMES = ["Lan", "Minh", "Đức", "Hòa 🌸"]
@@ -133,3 +137,34 @@ def test_a_round_line_after_a_buy_back_says_where_the_total_was_reset():
                 if result["points"][seat] is not None and (k, seat) not in resets:
                     assert round_points(rounds, k, seat) == "round {}: {}, total {}".format(
                         k + 1, number(result["points"][seat], signed=True), number(result["totals"][seat]))
+
+
+#: an amount paid, as a result tells it: it must be in chips ("owes 420 chips", not "owes 42")
+PAID = re.compile(r"(?:\bowes?|\bpays?|\bpot of|→ [^:\n]+:)\s+\**([−+-]?\d[\d.,]*)\**(?!\d)( chips?)?")
+
+
+@pytest.mark.parametrize("game", sorted(UIS))
+def test_a_result_tells_every_amount_in_chips(game):
+    """The embed, the picture and the table's log tell a result in one unit, chips: Tứ Sắc's
+    "each loser owes 42" (stake units) beside payments of 420 chips said two things."""
+    told = 0
+    for seed in (1, 2, 3, 4):
+        ui, state, events = played_events(game, 3, seed)
+        table = table_of(game, 3)
+        table.options["stake"] = STAKE
+        outcome, names = state.outcome(), table.names()
+        with i18n.language("en"):
+            embed = result_embed(table, ui, outcome, names)
+            rows = ui.result_rows(state.view(None), table.raw_names(), messages.settlement(table, outcome))
+            log = [ui.bind(table.options).event_text(event, names) for event in events if event.kind == "end"]
+        texts = [embed.description or ""] + [field.value for field in embed.fields] + [row[2] for row in rows] + log
+        for text in texts:
+            for match in PAID.finditer(text):
+                told += 1
+                assert match.group(2), (match.group(0), text)
+        if game == "tusac" and outcome.transfers and not outcome.is_draw:
+            payment = state.view(None)["outcome"].get("payment")
+            if payment:
+                assert f"each loser owes {chips(payment * STAKE)}" in embed.description, embed.description
+                assert any(f"each loser owes {chips(payment * STAKE)}" in line for line in log), log
+    assert told, "no amount paid was told"
