@@ -9,6 +9,7 @@ shown largest in that box, :data:`VIEW`, that is wider than tall.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -18,7 +19,7 @@ from PIL import Image, ImageDraw
 from .compose import THEME, Block, Theme
 from .fonts import FONT_LOCK, font
 
-__all__ = ["DIGIT_PX", "MAX_WIDTH", "PICTURE_THEME", "VIEW", "Beside", "Column", "Grid", "Panel", "choose", "column_counts",
+__all__ = ["DIGIT_PX", "MAX_WIDTH", "PICTURE_THEME", "SIZES", "VIEW", "Beside", "Column", "Grid", "Panel", "choose", "column_counts",
            "digit_height", "draw_picture", "panel_widths", "readable_size"]
 
 #: The box Discord shows an embed image in (desktop), px.
@@ -35,22 +36,30 @@ PICTURE_THEME = replace(THEME, title_size=22, label_size=20, caption_size=17, in
 DIGIT_PX = 12
 
 
-@lru_cache(maxsize=128)
-def digit_height(size: int, bold: bool = False) -> int:
-    """The height, px, of the digits of the pictures' font at ``size`` (0-9 share it)."""
+@lru_cache(maxsize=4)
+def _digit_em(bold: bool) -> float:
+    """The height of the pictures' font's digits, in em (measured once, large: exact enough)."""
     with FONT_LOCK:
-        left, top, right, bottom = font(size, bold).getbbox("0123456789", anchor="ls")
-    return bottom - top
+        left, top, right, bottom = font(200, bold).getbbox("0123456789", anchor="ls")
+    return (bottom - top) / 200
+
+
+def digit_height(size: int, bold: bool = False) -> float:
+    """The height, px, of the digits of the pictures' font at ``size`` (0-9 share it)."""
+    return _digit_em(bold) * size
+
+
+#: the font sizes a picture's words are set in, about 10 % apart: few sizes, few fonts to load
+#: and glyphs to measure (each new size costs a measure of every word again)
+SIZES = (16, 18, 20, 22, 24, 27, 30, 33, 36, 40, 44, 48, 53, 58, 64, 70, 77, 85)
 
 
 @lru_cache(maxsize=512)
 def readable_size(width: int, view: int = VIEW[0]) -> int:
-    """The smallest font size whose digits are :data:`DIGIT_PX` tall in a picture ``width`` px
-    wide shown ``view`` px wide."""
-    size = 8
-    while digit_height(size) * min(1.0, view / max(1, width)) < DIGIT_PX:
-        size += 1
-    return size
+    """The smallest of :data:`SIZES` whose digits are :data:`DIGIT_PX` tall in a picture
+    ``width`` px wide shown ``view`` px wide."""
+    need = DIGIT_PX / min(1.0, view / max(1, width)) / _digit_em(False)
+    return next((size for size in SIZES if size >= need), math.ceil(need))
 
 
 class Column(Block):

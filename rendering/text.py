@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import FONT_LOCK, face_font, face_runs, font, prepare_text
 from .shapes import SUIT_CHARS, suit_mask
@@ -57,8 +57,26 @@ def _measure(text: str, size: int, bold: bool) -> int:
     """Advance width of prepared ``text``; the caller holds :data:`FONT_LOCK`. Cached."""
     width = 0.0
     for face, piece in _runs(text):
-        width += size * _SUIT_ADVANCE if face == SUIT else face_font(face, size, bold).getlength(piece)
+        if face == SUIT:
+            width += size * _SUIT_ADVANCE
+        elif _by_character(face, size, bold):
+            width += sum(_advance(face, ch, size, bold) for ch in piece)
+        else:
+            width += face_font(face, size, bold).getlength(piece)
     return int(round(width))
+
+
+@lru_cache(maxsize=256)
+def _by_character(face: int, size: int, bold: bool) -> bool:
+    """Whether a piece's advance is the sum of its characters' (the BASIC engine applies no
+    kerning or shaping): then each character is measured once a size, not each text again,
+    which a picture laid out at several sizes would pay for every word."""
+    return face_font(face, size, bold).layout_engine == ImageFont.Layout.BASIC
+
+
+@lru_cache(maxsize=16384)
+def _advance(face: int, ch: str, size: int, bold: bool) -> float:
+    return face_font(face, size, bold).getlength(ch)
 
 
 @lru_cache(maxsize=4096)
