@@ -138,7 +138,8 @@ class ConcanUI(CopyTokensUI):
         if result is not None:  # between two rounds: the hand the round ended with, and its points
             seat = view["seat"]
             left = list(result["hands"][seat]["cards"])
-            return HandImage(groups=[left] if left else [], selected=[], marked=[], caption=finished_round_points(view, seat),
+            return HandImage(groups=[left] if left else [], selected=[], marked=[],
+                             caption=finished_round_points(view, seat),
                              title=_("Your last hand · round {round}").format(round=result["round"]))
         groups = self._shown(view, arranged, selection)
         flat = [card for group in groups for card in group]
@@ -377,8 +378,8 @@ class ConcanUI(CopyTokensUI):
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
         result = finished_round(view)
         if result is not None:  # between two rounds: the round that ended, nobody to act
-            return [(name, (_("went out") + " · " if seat == result["winner"] else "") + finished_round_points(view, seat))
-                    for seat, name in enumerate(names)]
+            return [(name, (_("went out") + " · " if seat == result["winner"] else "")
+                     + finished_round_points(view, seat)) for seat, name in enumerate(names)]
         return [(("▶ " if seat in view["to_act"] else "") + name,
                  self._seat_detail(view, seat) + " · " + _("total **{total}**").format(total=view["totals"][seat]))
                 for seat, name in enumerate(names)]

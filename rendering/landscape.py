@@ -4,7 +4,9 @@ Discord shows an embed's image in at most about 400 × 300 px (desktop; a phone 
 the message, about as wide), scaled down to fit. A tall picture is shown small, so the table,
 round and result pictures are laid out wider than tall: their per-player parts become panels
 in a grid, and :func:`choose` picks, among a few arrangements (columns, panel widths), the one
-shown largest in that box, :data:`VIEW`, that is wider than tall.
+shown largest in that box, :data:`VIEW`, that is wider than tall. The round and result pictures
+size their words for each arrangement's width (:func:`readable_size`), so their numbers stay
+readable when shown :data:`VIEW` wide.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from PIL import Image, ImageDraw
 from .compose import THEME, Block, Theme
 from .fonts import FONT_LOCK, font
 
-__all__ = ["DIGIT_PX", "MAX_WIDTH", "PICTURE_THEME", "SIZES", "VIEW", "Beside", "Column", "Grid", "Panel", "choose", "column_counts",
-           "digit_height", "draw_picture", "panel_widths", "readable_size"]
+__all__ = ["DIGIT_PX", "MAX_WIDTH", "PICTURE_THEME", "SIZES", "VIEW", "Beside", "Column", "Grid", "Panel", "choose",
+           "column_counts", "draw_picture", "panel_widths", "readable_size"]
 
 #: The box Discord shows an embed image in (desktop), px.
 VIEW = (400, 300)
@@ -36,21 +38,16 @@ PICTURE_THEME = replace(THEME, title_size=22, label_size=20, caption_size=17, in
 DIGIT_PX = 12
 
 
-@lru_cache(maxsize=4)
-def _digit_em(bold: bool) -> float:
+@lru_cache(maxsize=1)
+def _digit_em() -> float:
     """The height of the pictures' font's digits, in em (measured once, large: exact enough)."""
     with FONT_LOCK:
-        left, top, right, bottom = font(200, bold).getbbox("0123456789", anchor="ls")
+        left, top, right, bottom = font(200).getbbox("0123456789", anchor="ls")
     return (bottom - top) / 200
 
 
-def digit_height(size: int, bold: bool = False) -> float:
-    """The height, px, of the digits of the pictures' font at ``size`` (0-9 share it)."""
-    return _digit_em(bold) * size
-
-
 #: the font sizes a picture's words are set in, about 10 % apart: few sizes, few fonts to load
-#: and glyphs to measure (each new size costs a measure of every word again)
+#: and glyphs to measure (the layouts tried are each set at the size their width needs)
 SIZES = (16, 18, 20, 22, 24, 27, 30, 33, 36, 40, 44, 48, 53, 58, 64, 70, 77, 85)
 
 
@@ -58,7 +55,7 @@ SIZES = (16, 18, 20, 22, 24, 27, 30, 33, 36, 40, 44, 48, 53, 58, 64, 70, 77, 85)
 def readable_size(width: int, view: int = VIEW[0]) -> int:
     """The smallest of :data:`SIZES` whose digits are :data:`DIGIT_PX` tall in a picture
     ``width`` px wide shown ``view`` px wide."""
-    need = DIGIT_PX / min(1.0, view / max(1, width)) / _digit_em(False)
+    need = DIGIT_PX / min(1.0, view / max(1, width)) / _digit_em()
     return next((size for size in SIZES if size >= need), math.ceil(need))
 
 

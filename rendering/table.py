@@ -61,7 +61,8 @@ def _layouts(rows: Sequence[Row], title: str, deck: Deck):
     # wider panels too, where the words would take many lines (their size grows with the width)
     words = max(HeaderBlock(r[0], r[2], max_width=4000, theme=readable_theme(PANEL_MAX)).width for r in rows)
     widths = set(panel_widths(natural + 2 * Panel.PAD, PANEL_MIN, PANEL_MAX, lines=(1, 1.5, 2, 3, 4)))
-    widths |= {w for w in panel_widths(words + 2 * Panel.PAD, PANEL_MIN, PANEL_MAX, lines=(1, 1.5, 2, 3)) if w > max(widths)}
+    widths |= {w for w in panel_widths(words + 2 * Panel.PAD, PANEL_MIN, PANEL_MAX, lines=(1, 1.5, 2, 3))
+               if w > max(widths)}
     for width in sorted(widths):
         inner = width - 2 * Panel.PAD
         step = common_step([r[1] for r in rows], deck, inner, base.group_gap)  # the rows line up

@@ -98,8 +98,8 @@ def pictures(game: str, players: int, pasted: list[Pasted]):
     view, names = state.view(None), NAMES[:players]
     for index in range(len(view.get("round_results", ()))):
         pasted.clear()
-        image = rows_image(ui.round_rows(view, names, index), title=f"{ui.game.title} · table #42 · round {index + 1}",
-                           deck=ui.deck)
+        title = f"{ui.game.title} · table #42 · round {index + 1}"
+        image = rows_image(ui.round_rows(view, names, index), title=title, deck=ui.deck)
         yield f"round {index + 1}", image, list(pasted)
     pasted.clear()
     paid = Settlement.of(state.outcome(), stake=10)
