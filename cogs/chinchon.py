@@ -10,7 +10,7 @@ import copy
 
 from bot.games import chinchon, chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
-from bot.i18n import C_, N_, _, ngettext, number
+from bot.i18n import C_, N_, _, ngettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
                                 Settlement, cards, finished_round, finished_round_points, numbered,
                                 points_to_total)
@@ -302,9 +302,9 @@ class ChinchonUI(CopyTokensUI):
         def detail(seat: int) -> str:
             if result["points"][seat] is None:
                 first = _("out of the match")
-            else:
+            else:  # where a buy-back reset the total, the total reached too: the sum adds up
                 first = (_("closed") + " · " if seat == result["closer"] else "") + \
-                    number(result["points"][seat], signed=True)
+                    points_to_total(view["round_results"], len(view["round_results"]) - 1, seat)
             second = _("total {total}").format(total=view["totals"][seat])
             if view["buybacks"][seat]:
                 second += " · " + _("bought back")
