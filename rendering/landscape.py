@@ -163,17 +163,24 @@ class Choice:
 MAX_WIDTH = 1100
 
 
-def choose(candidates: Iterable[Block], pad: int, max_width: int = MAX_WIDTH) -> Block:
+def choose(candidates: Iterable[Block], pad: int, max_width: int = MAX_WIDTH, *, sized_text: bool = False) -> Block:
     """The candidate (a whole picture's content, drawn with ``pad`` px around it) shown
     largest in :data:`VIEW` among those wider than tall, preferring those at most
     ``max_width`` px wide; when none is wider than tall, the widest for its height. Ties go to
-    the smaller picture."""
+    the smaller picture.
+
+    ``sized_text``: the candidates' words are sized for their width (:func:`readable_size`),
+    so a wider one reads as well: when none is wider than tall, the first choice is then the
+    least tall for its width, whatever its width (its words are shown the largest in
+    :data:`VIEW`)."""
     best: Choice | None = None
 
     def key(c: Choice):
         landscape = c.width > c.height
-        return (landscape, c.width <= max_width,
-                shown_scale(c.width, c.height) if landscape else c.width / max(1, c.height), -c.width * c.height)
+        fit = (min(1.0, c.width / max(1, c.height)),) if sized_text else ()
+        return fit + (landscape, c.width <= max_width,
+                      shown_scale(c.width, c.height) if landscape else c.width / max(1, c.height),
+                      -c.width * c.height)
 
     for block in candidates:
         choice = Choice(block, block.width + 2 * pad, block.height + 2 * pad)

@@ -78,7 +78,7 @@ def _layouts(rows: Sequence[Row], title: str, deck: Deck):
 
 def rows_image(rows: Sequence[Row], *, title: str = "", deck: str | Deck = "french"):
     """The rows as a PIL image (see :func:`render_rows`)."""
-    block = choose(_layouts(rows, title, get_deck(deck)), PICTURE_THEME.padding)
+    block = choose(_layouts(rows, title, get_deck(deck)), PICTURE_THEME.padding, sized_text=True)
     return draw_picture(block, PICTURE_THEME, min_width=PICTURE_THEME.min_width)[0]
 
 
