@@ -10,9 +10,10 @@ import copy
 
 from bot.games import chinchon, chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
-from bot.i18n import C_, N_, _, ngettext, number
+from bot.i18n import C_, N_, _, ngettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
-                                Settlement, cards, finished_round, numbered, round_points)
+                                Settlement, cards, finished_round, finished_round_points, numbered,
+                                points_to_total)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
@@ -139,7 +140,7 @@ class ChinchonUI(CopyTokensUI):
         if result is not None:  # between two rounds: the hand the round ended with, and its points
             seat = view["seat"]
             played = result["points"][seat] is not None
-            caption = round_points(result, seat) if played else ""
+            caption = finished_round_points(view, seat) if played else ""
             if not view["in_match"][seat]:
                 caption = _("Out of the match") + (" · " + caption if caption else "")
             return HandImage(groups=round_groups(result, seat) if played else [], selected=[], marked=[],
@@ -255,7 +256,7 @@ class ChinchonUI(CopyTokensUI):
             marker = "▶ " if seat in self._lit(view) else ""
             parts = [_("total **{total}**").format(total=view["totals"][seat])]
             if result is not None and result["points"][seat] is not None:
-                parts.append(round_points(result, seat))
+                parts.append(finished_round_points(view, seat))
                 if seat == result["closer"]:
                     parts.append(_("closed"))
                 if not view["in_match"][seat]:
@@ -303,9 +304,9 @@ class ChinchonUI(CopyTokensUI):
         def detail(seat: int) -> str:
             if result["points"][seat] is None:
                 first = _("out of the match")
-            else:
+            else:  # where a buy-back reset the total, the total reached too: the sum adds up
                 first = (_("closed") + " · " if seat == result["closer"] else "") + \
-                    number(result["points"][seat], signed=True)
+                    points_to_total(view["round_results"], len(view["round_results"]) - 1, seat)
             second = _("total {total}").format(total=view["totals"][seat])
             if view["buybacks"][seat]:
                 second += " · " + _("bought back")
@@ -331,7 +332,7 @@ class ChinchonUI(CopyTokensUI):
             if hand is None:
                 continue
             groups = [list(m) for m in hand["melds"]] + ([list(hand["unmatched"])] if hand["unmatched"] else [])
-            caption = f"{result['points'][seat]:+d} → {result['totals'][seat]}"
+            caption = points_to_total(view["round_results"], index, seat)
             if seat == result["closer"]:
                 caption = _("closed") + " · " + caption
             if hand["laid_off"]:
@@ -340,11 +341,7 @@ class ChinchonUI(CopyTokensUI):
         return rows
 
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
-        def hand(result: dict, seat: int) -> list[list[str]]:
-            shown = result["hands"][seat]
-            return [list(m) for m in shown["melds"]] + ([list(shown["unmatched"])] if shown["unmatched"] else [])
-
-        return self.match_result_rows(view, names, settlement, hand)
+        return self.match_result_rows(view, names, settlement)
 
 
 def card_of_shown(card: str) -> str:

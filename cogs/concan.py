@@ -13,7 +13,7 @@ from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan import JOKER, is_joker_token, token_identity
 from bot.i18n import C_, N_, _, either, ngettext, number, pgettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
-                                SelectSpec, Settlement, cards, finished_round, numbered, round_points)
+                                SelectSpec, Settlement, cards, finished_round, finished_round_points, numbered)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
@@ -138,7 +138,8 @@ class ConcanUI(CopyTokensUI):
         if result is not None:  # between two rounds: the hand the round ended with, and its points
             seat = view["seat"]
             left = list(result["hands"][seat]["cards"])
-            return HandImage(groups=[left] if left else [], selected=[], marked=[], caption=round_points(result, seat),
+            return HandImage(groups=[left] if left else [], selected=[], marked=[],
+                             caption=finished_round_points(view, seat),
                              title=_("Your last hand · round {round}").format(round=result["round"]))
         groups = self._shown(view, arranged, selection)
         flat = [card for group in groups for card in group]
@@ -388,8 +389,8 @@ class ConcanUI(CopyTokensUI):
     def table_fields(self, view: dict, names: list[str]) -> list[tuple[str, str]]:
         result = finished_round(view)
         if result is not None:  # between two rounds: the round that ended, nobody to act
-            return [(name, (_("went out") + " · " if seat == result["winner"] else "") + round_points(result, seat))
-                    for seat, name in enumerate(names)]
+            return [(name, (_("went out") + " · " if seat == result["winner"] else "")
+                     + finished_round_points(view, seat)) for seat, name in enumerate(names)]
         return [(("▶ " if seat in view["to_act"] else "") + name,
                  self._seat_detail(view, seat) + " · " + _("total **{total}**").format(total=view["totals"][seat]))
                 for seat, name in enumerate(names)]
@@ -475,8 +476,7 @@ class ConcanUI(CopyTokensUI):
         return lines
 
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
-        return self.match_result_rows(view, names, settlement,
-                                      lambda result, seat: [list(result["hands"][seat]["cards"])])
+        return self.match_result_rows(view, names, settlement)
 
 
 class Concan(GameCog):

@@ -63,6 +63,7 @@ class TuSacUI(CopyTokensUI):
                        "(default on)"), bool, label=N_("worst-card penalty")),
     )
     phrases = tusac.PHRASES
+    unit_values = frozenset({"pay"})  # "each loser owes {pay}": in chips at the table's stake
     #: the log's sentence for the moves :meth:`event_text` leaves to the framework (a drawn card
     #: is face up, so its draw names it)
     event_templates = {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from .sprites import Deck, card_outline, card_shadow, card_sprite, get_deck
-from .text import TextLine, paste_text, text_line, wrap
+from .text import ITEM_SEP, TextLine, measure, paste_text, text_line, wrap, wrap_items
 
 __all__ = [
     "Theme",
@@ -224,8 +224,9 @@ class TextBlock(Block):
 
 
 class HeaderBlock(Block):
-    """A bold label followed by a muted caption on the same baseline (caption wraps below
-    when both do not fit)."""
+    """A bold label followed by a muted caption on the same baseline: as many of the caption's
+    first facts as fit there, the rest below, wrapped between its facts
+    (:func:`rendering.text.wrap_items`)."""
 
     def __init__(self, label: str, caption: str, *, max_width: int, theme: Theme = THEME):
         self.parts: list[tuple[TextLine, int, int]] = []  # line, dx, dy
@@ -239,26 +240,21 @@ class HeaderBlock(Block):
             self.parts.append((ln, 0, y))
             y += ln.height
         last = label_lines[-1] if label_lines else None
-        cap_lines: list[TextLine] = []
-        x = 0
-        if caption:
-            first_room = max_width - (last.width + gap if last else 0)
-            cap_text = wrap(caption, theme.caption_size, False, max_width)
-            one = text_line(caption, theme.caption_size, False, theme.muted, theme.red_text)
-            if last is not None and len(cap_text) == 1 and one.width <= first_room:
-                # same line, aligned on the label's baseline
+        rest = caption
+        if caption and last is not None:
+            beside, rest = _first_facts(caption, theme.caption_size, max_width - last.width - gap)
+            if beside:  # on the label's line, aligned on its baseline
+                one = text_line(beside, theme.caption_size, False, theme.muted, theme.red_text)
                 self.parts.append((last, 0, y))
                 self.parts.append((one, last.width + gap, y + last.baseline - one.baseline))
                 y += max(last.height, last.baseline - one.baseline + one.height)
                 last = None
-            else:
-                cap_lines = [text_line(t, theme.caption_size, False, theme.muted, theme.red_text)
-                             for t in cap_text]
         if last is not None:
             self.parts.append((last, 0, y))
             y += last.height
-        for ln in cap_lines:
-            self.parts.append((ln, x, y))
+        for t in wrap_items(rest, theme.caption_size, False, max_width) if rest else ():
+            ln = text_line(t, theme.caption_size, False, theme.muted, theme.red_text)
+            self.parts.append((ln, 0, y))
             y += ln.height
         self.width = max((ln.width + dx for ln, dx, _ in self.parts), default=0)
         self.height = y
@@ -266,6 +262,18 @@ class HeaderBlock(Block):
     def draw(self, canvas, x, y):
         for ln, dx, dy in self.parts:
             paste_text(canvas, ln, (x + dx, y + dy))
+
+
+def _first_facts(caption: str, size: int, room: int) -> tuple[str, str]:
+    """The first facts of ``caption``'s first line that fit in ``room`` px (none: ``""``), and
+    the rest of the caption."""
+    first, _newline, others = caption.partition("\n")
+    items = first.split(ITEM_SEP)
+    k = 0
+    while k < len(items) and measure(ITEM_SEP.join(items[:k + 1]), size) <= room:
+        k += 1
+    rest = "\n".join(part for part in (ITEM_SEP.join(items[k:]), others) if part)
+    return ITEM_SEP.join(items[:k]), rest
 
 
 class CardsBlock(Block):

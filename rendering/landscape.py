@@ -4,19 +4,25 @@ Discord shows an embed's image in at most about 400 × 300 px (desktop; a phone 
 the message, about as wide), scaled down to fit. A tall picture is shown small, so the table,
 round and result pictures are laid out wider than tall: their per-player parts become panels
 in a grid, and :func:`choose` picks, among a few arrangements (columns, panel widths), the one
-shown largest in that box, :data:`VIEW`, that is wider than tall.
+shown largest in that box, :data:`VIEW`, that is wider than tall. The round and result pictures
+size their words for each arrangement's width (:func:`readable_size`), so their numbers stay
+readable when shown :data:`VIEW` wide.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from .compose import THEME, Block, Theme
+from .fonts import FONT_LOCK, font
 
-__all__ = ["MAX_WIDTH", "PICTURE_THEME", "VIEW", "Beside", "Column", "Grid", "Panel", "choose", "column_counts", "draw_picture", "panel_widths"]
+__all__ = ["DIGIT_PX", "MAX_WIDTH", "PICTURE_THEME", "SIZES", "VIEW", "Beside", "Column", "Grid", "Panel", "choose",
+           "column_counts", "draw_picture", "panel_widths", "readable_size"]
 
 #: The box Discord shows an embed image in (desktop), px.
 VIEW = (400, 300)
@@ -24,6 +30,33 @@ VIEW = (400, 300)
 #: The theme of the pictures shown in a channel (table, round, result): the hand's, with
 #: larger text, as they are shown scaled down.
 PICTURE_THEME = replace(THEME, title_size=22, label_size=20, caption_size=17, index_size=13, raise_px=20)
+
+
+#: How tall a digit must look, px, when a picture is shown :data:`VIEW` wide: the numbers that
+#: decide a game (points, totals, chips, ranks) are read on a phone at that width. A little
+#: above 11 px, as scaling down blurs a glyph's edges.
+DIGIT_PX = 12
+
+
+@lru_cache(maxsize=1)
+def _digit_em() -> float:
+    """The height of the pictures' font's digits, in em (measured once, large: exact enough)."""
+    with FONT_LOCK:
+        left, top, right, bottom = font(200).getbbox("0123456789", anchor="ls")
+    return (bottom - top) / 200
+
+
+#: the font sizes a picture's words are set in, about 10 % apart: few sizes, few fonts to load
+#: and glyphs to measure (the layouts tried are each set at the size their width needs)
+SIZES = (16, 18, 20, 22, 24, 27, 30, 33, 36, 40, 44, 48, 53, 58, 64, 70, 77, 85)
+
+
+@lru_cache(maxsize=512)
+def readable_size(width: int, view: int = VIEW[0]) -> int:
+    """The smallest of :data:`SIZES` whose digits are :data:`DIGIT_PX` tall in a picture
+    ``width`` px wide shown ``view`` px wide."""
+    need = DIGIT_PX / min(1.0, view / max(1, width)) / _digit_em()
+    return next((size for size in SIZES if size >= need), math.ceil(need))
 
 
 class Column(Block):
@@ -130,17 +163,24 @@ class Choice:
 MAX_WIDTH = 1100
 
 
-def choose(candidates: Iterable[Block], pad: int, max_width: int = MAX_WIDTH) -> Block:
+def choose(candidates: Iterable[Block], pad: int, max_width: int = MAX_WIDTH, *, sized_text: bool = False) -> Block:
     """The candidate (a whole picture's content, drawn with ``pad`` px around it) shown
     largest in :data:`VIEW` among those wider than tall, preferring those at most
     ``max_width`` px wide; when none is wider than tall, the widest for its height. Ties go to
-    the smaller picture."""
+    the smaller picture.
+
+    ``sized_text``: the candidates' words are sized for their width (:func:`readable_size`),
+    so a wider one reads as well: when none is wider than tall, the first choice is then the
+    least tall for its width, whatever its width (its words are shown the largest in
+    :data:`VIEW`)."""
     best: Choice | None = None
 
     def key(c: Choice):
         landscape = c.width > c.height
-        return (landscape, c.width <= max_width,
-                shown_scale(c.width, c.height) if landscape else c.width / max(1, c.height), -c.width * c.height)
+        fit = (min(1.0, c.width / max(1, c.height)),) if sized_text else ()
+        return fit + (landscape, c.width <= max_width,
+                      shown_scale(c.width, c.height) if landscape else c.width / max(1, c.height),
+                      -c.width * c.height)
 
     for block in candidates:
         choice = Choice(block, block.width + 2 * pad, block.height + 2 * pad)

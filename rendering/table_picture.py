@@ -29,7 +29,7 @@ from .fonts import has_glyph, prepare_text
 from .shapes import SUIT_CHARS
 from .sprites import Deck, card_shadow, card_sprite, get_deck
 from .table import one_line_width
-from .text import TextLine, measure, paste_text, text_line, wrap
+from .text import TextLine, measure, paste_text, text_line, wrap_items
 
 __all__ = ["Group", "Pile", "Row", "SeatBox", "Section", "TablePicture", "picture_names", "printable",
            "render_table_picture", "render_table_picture_async"]
@@ -400,8 +400,10 @@ def picture_names(names: list[str]) -> list[str]:
 
 
 def _wrapped(text: str, size: int, width: int) -> list[str]:
-    """``text``'s lines, each wrapped at word boundaries to ``width`` px."""
-    return [part for line in printable(text).splitlines() for part in wrap(line, size, False, width)]
+    """``text``'s lines (each kept a line of its own: "7 cards" / "total 10"), each wrapped to
+    ``width`` px between its facts ("7 cards · not opened" is never cut inside "not opened")."""
+    return [part for line in text.splitlines() if printable(line)
+            for part in wrap_items(printable(line), size, False, width)]
 
 
 @lru_cache(maxsize=1024)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import FONT_LOCK, face_font, face_runs, font, prepare_text
 from .shapes import SUIT_CHARS, suit_mask
 
-__all__ = ["TextLine", "text_line", "wrap", "paste_text"]
+__all__ = ["ITEM_SEP", "TextLine", "text_line", "wrap", "wrap_items", "paste_text"]
 
 Color = tuple[int, int, int]
 
@@ -57,8 +57,26 @@ def _measure(text: str, size: int, bold: bool) -> int:
     """Advance width of prepared ``text``; the caller holds :data:`FONT_LOCK`. Cached."""
     width = 0.0
     for face, piece in _runs(text):
-        width += size * _SUIT_ADVANCE if face == SUIT else face_font(face, size, bold).getlength(piece)
+        if face == SUIT:
+            width += size * _SUIT_ADVANCE
+        elif _by_character(face, size, bold):
+            width += sum(_advance(face, ch, size, bold) for ch in piece)
+        else:
+            width += face_font(face, size, bold).getlength(piece)
     return int(round(width))
+
+
+@lru_cache(maxsize=256)
+def _by_character(face: int, size: int, bold: bool) -> bool:
+    """Whether a piece's advance is the sum of its characters' (the BASIC engine applies no
+    kerning or shaping): then each character is measured once a size, not each text again,
+    which a picture laid out at several sizes would pay for every word."""
+    return face_font(face, size, bold).layout_engine == ImageFont.Layout.BASIC
+
+
+@lru_cache(maxsize=16384)
+def _advance(face: int, ch: str, size: int, bold: bool) -> float:
+    return face_font(face, size, bold).getlength(ch)
 
 
 @lru_cache(maxsize=4096)
@@ -144,4 +162,31 @@ def wrap(text: str, size: int, bold: bool, max_width: int) -> tuple[str, ...]:
                 lines.append(cur[:cut])
                 cur = cur[cut:]
             lines.append(cur)
+    return tuple(lines)
+
+
+#: what separates the facts of a caption or a seat's line ("7 cards · opened")
+ITEM_SEP = " · "
+
+
+@lru_cache(maxsize=1024)
+def wrap_items(text: str, size: int, bold: bool, max_width: int) -> tuple[str, ...]:
+    """Like :func:`wrap`, but a line breaks between the facts of a line (separated by
+    :data:`ITEM_SEP`), not inside one: "7 cards · not opened" never reads "7 cards · not" /
+    "opened". Only a fact too long for a line of its own is word-wrapped. Newlines are kept."""
+    lines: list[str] = []
+
+    def close(line: str) -> None:
+        lines.extend(wrap(line, size, bold, max_width) if measure(line, size, bold) > max_width else (line,))
+
+    for para in prepare_text(text).split("\n"):
+        cur = ""
+        for item in para.split(ITEM_SEP):
+            cand = item if not cur else cur + ITEM_SEP + item
+            if cur and measure(cand, size, bold) > max_width:
+                close(cur)
+                cur = item
+            else:
+                cur = cand
+        close(cur)
     return tuple(lines)

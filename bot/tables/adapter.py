@@ -7,8 +7,9 @@ current card selection; none of them touches Discord.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from bot.games.base import Event, Game, IllegalAction, Outcome, Phrase, tokens_for
 from bot.i18n import N_, _, ngettext, number, pgettext
@@ -84,11 +85,41 @@ def finished_round(view: dict) -> dict | None:
     return view["round_results"][-1] if view.get("between_rounds") else None
 
 
-def round_points(result: dict, seat: int) -> str:
-    """``"round 1: +7, total 27"`` (a seat that bought back shows its new total)."""
-    return _("round {round}: {points}, total {total}").format(
-        round=result["round"], points=number(result["points"][seat], signed=True),
-        total=number(result["totals"][seat]))
+def reached_total(results: Sequence[dict], index: int, seat: int) -> int:
+    """The total ``seat`` reached in round ``index`` (0-based): its total before the round plus
+    the round's points. It differs from the round's ``totals`` where a buy-back reset it."""
+    return (results[index - 1]["totals"][seat] if index else 0) + results[index]["points"][seat]
+
+
+def round_points(results: Sequence[dict], index: int, seat: int) -> str:
+    """``"round 1: +7, total 27"``; where a buy-back reset the total, the total reached and
+    the one bought back in at (``"round 3: +37, total 112, bought back in at 75"``), so the
+    sum adds up."""
+    result = results[index]
+    points, total = number(result["points"][seat], signed=True), result["totals"][seat]
+    reached = reached_total(results, index, seat)
+    if reached != total:
+        return _("round {round}: {points}, total {reached}, bought back in at {total}").format(
+            round=result["round"], points=points, reached=number(reached), total=number(total))
+    return _("round {round}: {points}, total {total}").format(round=result["round"], points=points,
+                                                              total=number(total))
+
+
+def points_to_total(results: Sequence[dict], index: int, seat: int) -> str:
+    """``"+7 → 27"``: a round's points and the total they make; where a buy-back reset that
+    total, also the total bought back in at (``"+37 → 112, bought back in at 75"``)."""
+    result = results[index]
+    points, total = result["points"][seat], result["totals"][seat]
+    reached = reached_total(results, index, seat)
+    if reached != total:
+        return _("{points} → {reached}, bought back in at {total}").format(
+            points=number(points, signed=True), reached=number(reached), total=number(total))
+    return f"{number(points, signed=True)} → {number(total)}"
+
+
+def finished_round_points(view: dict, seat: int) -> str:
+    """:func:`round_points` of the round that ended (:func:`finished_round`)."""
+    return round_points(view["round_results"], len(view["round_results"]) - 1, seat)
 
 
 @dataclass(frozen=True)
@@ -138,10 +169,30 @@ class GameUI:
     #: start, a Rematch included, and seat 0 starts (see ``LobbyFlow._seat_players``)
     seats_drawn: bool = False
 
+    #: the values of :attr:`phrases` that are amounts in stake units (Tứ Sắc's "each loser
+    #: owes {pay}"): a result tells every amount in chips, so they are shown in chips at the
+    #: stake the UI is bound to (:meth:`at_stake`)
+    unit_values: frozenset[str] = frozenset()
+    #: the table's chips per stake unit, once bound (:meth:`bind`, :meth:`at_stake`)
+    stake: int | None = None
+
     def bind(self, table_options: dict[str, Any]) -> "GameUI":
         """This UI as a table with these options shows it (Chinchón may be played with a
-        Spanish pack, whose codes and sprites differ); the same object by default."""
-        return self
+        Spanish pack, whose codes and sprites differ; amounts in stake units are told in
+        chips at the table's stake); the same object when nothing differs."""
+        return self.at_stake(table_options.get("stake"))
+
+    def at_stake(self, stake: int | None) -> "GameUI":
+        """This UI telling the amounts of :attr:`unit_values` in chips at ``stake`` chips a unit."""
+        if not self.unit_values or stake is None or stake == self.stake:
+            return self
+        bound = self.__dict__.setdefault("_at_stake", {})
+        if stake not in bound:
+            ui = copy.copy(self)
+            ui.__dict__.pop("_at_stake", None)
+            ui.stake = int(stake)
+            bound[stake] = ui
+        return bound[stake]
 
     def decks_used(self) -> tuple[str, ...]:
         """Every sprite set the game may show, drawn once at start-up."""
@@ -182,7 +233,7 @@ class GameUI:
             if points is None:
                 continue
             out = " · **out**" if seat in result.get("out", ()) else ""
-            lines.append(f"**{name}**: {points:+d} → {result['totals'][seat]}{out}")
+            lines.append(f"**{name}**: {points_to_total(view['round_results'], index, seat)}{out}")
         return lines
 
     def round_rows(self, view: dict, names: list[str], index: int) -> list[tuple[str, list[list[str]], str]]:
@@ -256,6 +307,8 @@ class GameUI:
             phrase = Phrase.from_dict(phrase)
         values = {key: self.card_label(value) if (key == "card" or key.endswith("_card")) and value else value
                   for key, value in phrase.values.items()}
+        if self.stake is not None:
+            values.update({key: chips(int(values[key]) * self.stake) for key in self.unit_values & values.keys()})
         values.update({key: names[seat] for key, seat in phrase.seats.items()})
         template = self.phrases[phrase.key]
         if isinstance(template, tuple):
@@ -350,31 +403,43 @@ class GameUI:
             name = won.format(player=name) if won else pgettext("result", "{player} — wins").format(player=name)
         return f"{result['rank']}. {name}"
 
-    def match_result_rows(self, view: dict, names: list[str], settlement: Settlement,
-                          hand: Callable[[dict, int], list[list[str]]]) -> list[ResultRow]:
-        """The final picture of a match of several rounds: per seat, best rank first, its cards
-        of the last round (``hand(round_result, seat)``, empty for a seat out by then), each
-        round's points and total, its final total and chips; the winners take the pot."""
+    def match_result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
+        """The final picture of a match of several rounds, a score board: per seat, best rank
+        first, its final total and chips (the winners take the pot), its notes, then each
+        round's points (where a buy-back reset its total, the total it bought back in at).
+        No cards: the last round's hands are in that round's picture, posted just before, and
+        so are each round's totals; here they would make the numbers too small to read."""
         results = view["round_results"]
-        last = results[-1]
         winners = self.winners(view)
         rows = []
         for result in self.ranked(view):
             seat = result["seat"]
-            # words, not an arrow: the pictures' font has no arrow
-            rounds = [_("round {round}: {points}, total {total}").format(
-                round=k + 1, points=number(r["points"][seat], signed=True), total=number(r["totals"][seat]))
-                for k, r in enumerate(results) if r["points"][seat] is not None]
-            notes = [self.note_text(note) for note in result.get("notes", ())]
             money = [_("total {total}").format(total=number(view["outcome"].get("totals", view["totals"])[seat]))]
             if seat in winners and settlement.pot is not None:
                 money.append((_("takes the pot of {pot}") if len(winners) == 1 else _("shares the pot of {pot}"))
                              .format(pot=chips(settlement.pot)))
             money.append(chips(settlement.chips[seat], signed=True))
-            caption = "\n".join(line for line in (" · ".join(rounds), " · ".join(notes), " · ".join(money)) if line)
-            groups = hand(last, seat) if last["hands"][seat] is not None else []
-            rows.append((self.result_label(view, names, result), groups or [[]], caption))
+            played = [k for k, r in enumerate(results) if r["points"][seat] is not None]
+            reset = any(reached_total(results, k, seat) != results[k]["totals"][seat] for k in played)
+            # the rounds say where a buy-back reset the total: the note would say it twice
+            notes = [text for text in (self.note_text(note) for note in result.get("notes", ()))
+                     if not (reset and text == _("bought back"))]
+            if played:
+                notes.append(_("rounds: {points}").format(points=", ".join(self._round_item(results, k, seat)
+                                                                            for k in played)))
+            caption = "\n".join(line for line in (" · ".join(money), " · ".join(notes)) if line)
+            rows.append((self.result_label(view, names, result), [], caption))
         return rows
+
+    @staticmethod
+    def _round_item(results: Sequence[dict], index: int, seat: int) -> str:
+        """A round's points in a match's history: ``"+9"``, or ``"+37 (bought back in at 75)"``."""
+        result = results[index]
+        points = number(result["points"][seat], signed=True)
+        if reached_total(results, index, seat) != result["totals"][seat]:
+            return _("{points} (bought back in at {total})").format(points=points,
+                                                                   total=number(result["totals"][seat]))
+        return points
 
 
 class CopyTokensUI(GameUI):

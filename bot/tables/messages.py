@@ -314,7 +314,9 @@ def settlement(table: Table, outcome: Any) -> Settlement:
 
 
 def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
-    """The end of a game: summary (from the engine's phrases and the seats' names), ranking, payments."""
+    """The end of a game: summary (from the engine's phrases and the seats' names), ranking, payments;
+    every amount in chips, at the stake the game was played for."""
+    ui = ui.at_stake(table.stake)
     embed = discord.Embed(title=_("{game} · table #{table} · game {number} — result").format(
         game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
     summary = ui.summary_text(outcome.summary, names)

@@ -103,8 +103,10 @@ async def test_the_buy_back_dm_shows_the_last_hand_and_the_total(simcord_env, sh
 
     await lan.user.click(decision, label="Buy back in")
     image = [image for s, image in shown["hands"] if s == seat][-1]
-    assert image.groups and "total 10" in image.caption  # bought back in at AI 2's total
-    assert "round 1" in shown["pictures"][-1].title
+    # bought back in at AI 2's total: the line says so, and its sum still adds up
+    assert image.groups and f"+{total}, total {total}, bought back in at 10" in image.caption, image.caption
+    lit = shown["pictures"][-1]
+    assert "round 1" in lit.title and f"+{total} → {total}, bought back in at 10" in lit.seats[seat].detail, lit
 
 
 async def test_a_concan_table_shows_the_finished_round_during_the_pause(simcord_env, monkeypatch):

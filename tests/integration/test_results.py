@@ -1,6 +1,6 @@
 """A finished game's result through Discord: its picture ranked with the winner marked and
-every amount in the ledger's chips; a match's final picture with every round's totals and the
-pot."""
+every amount in the ledger's chips; a match's final picture with its totals, every round's
+points and the pot."""
 
 from __future__ import annotations
 
@@ -77,11 +77,11 @@ async def test_a_concan_sets_final_picture_shows_every_round_the_pot_and_the_win
         seat = entry["seat"]
         assert label.startswith(f"{entry['rank']}. {entry['name']}"), (label, dict(entry))
         assert label.endswith(" — wins") == bool(entry["won"])
-        for k, result in enumerate(rounds, 1):
-            points = i18n.number(result["points"][seat], signed=True)
-            assert f"round {k}: {points}, total {i18n.number(result['totals'][seat])}" in caption, caption
-        assert f"total {i18n.number(table.state.totals[seat])}" in caption
-        assert caption.endswith(chips(entry["chips"], signed=True)), (caption, entry["chips"])
+        points = ", ".join(i18n.number(result["points"][seat], signed=True) for result in rounds)
+        assert f"rounds: {points}" in caption, caption  # each round's totals are in its own picture
+        money = caption.splitlines()[0]  # first, what decides the game
+        assert money.startswith(f"total {i18n.number(table.state.totals[seat])} · "), caption
+        assert money.endswith(chips(entry["chips"], signed=True)), (caption, entry["chips"])
         pot = ("takes the pot of 30 chips" if len(winners) == 1 else "shares the pot of 30 chips")
         assert (pot in caption) == bool(entry["won"]), caption
     assert rows[0][0].endswith(" — wins")

@@ -30,9 +30,21 @@ def test_no_seat_detail_is_cut(game, players, lang, monkeypatch):
     assert [text for text in cut if text not in NAMES] == []
 
 
-def test_a_long_detail_wraps_inside_its_box():
+def test_a_long_detail_wraps_inside_its_box_between_its_facts():
     box = table_picture.SeatBox(name="Lan", detail="2 comodines anunciados · abrió con 57 · 9 cartas en la mano")
     block = table_picture.SeatsBlock((box,), max_width=600)
-    words = " ".join(block.details[0]).split()
-    assert words == box.detail.split()
+    assert " · ".join(block.details[0]) == box.detail  # each line whole facts: none is cut
     assert len(block.details[0]) > 1
+
+
+@pytest.mark.parametrize("detail,lines", [
+    # the facts of two lines ran together: "7 cards total 10"
+    ("7 cards\ntotal 10", ["7 cards", "total 10"]),
+    # a fact cut at a line's end: "... not" / "opened total 100" for a seat that never opened
+    ("14 cards · not opened\ntotal 100 · 2 jokers announced", ["14 cards", "not opened", "total 100",
+                                                               "2 jokers announced"]),
+])
+def test_each_fact_of_a_seat_line_is_separate_and_whole(detail, lines):
+    block = table_picture.SeatsBlock((table_picture.SeatBox(name="Lan", detail=detail),), max_width=600)
+    facts = [fact for line in block.details[0] for fact in line.split(" · ")]
+    assert facts == lines, block.details[0]

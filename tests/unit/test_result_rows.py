@@ -5,12 +5,16 @@ final picture with every round's totals, the pot and the winner."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from bot import i18n
 from bot.i18n import number
-from bot.tables.adapter import Settlement, chips
+from bot.tables import messages
+from bot.tables.adapter import Settlement, chips, round_points
+from bot.tables.messages import result_embed
+from tests.rendering.games import table_of
 from tests.unit.test_summaries import UIS, played_events
 
 NAMES = ["Lan", "Minh", "Đức", "Hòa 🌸"]
@@ -74,7 +78,7 @@ MATCHES = {"chinchon": {"target": 60}, "concan": {"rounds": 3}}  # matches of se
 
 @pytest.mark.parametrize("game", sorted(MATCHES))
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
-def test_a_matchs_final_picture_shows_every_rounds_totals_the_pot_and_the_winner(game, players, seed):
+def test_a_matchs_final_picture_shows_every_rounds_points_the_total_the_pot_and_the_winner(game, players, seed):
     ui, state = finished(game, players, seed, MATCHES[game])
     names = NAMES[:players]
     outcome = state.outcome()
@@ -87,11 +91,80 @@ def test_a_matchs_final_picture_shows_every_rounds_totals_the_pot_and_the_winner
     assert len(rounds) >= 2, "a seeded match of one round tests less than it says"
     for label, _groups, caption in rows:
         seat = seat_of(label, names)
-        for k, result in enumerate(rounds, 1):
-            if result["points"][seat] is not None:  # a seat out of a Chinchón match plays no more rounds
-                points, total = number(result["points"][seat], signed=True), number(result["totals"][seat])
-                assert f"round {k}: {points}, total {total}" in caption, (k, caption)
-        assert f"total {number(state.totals[seat])}" in caption
+        # a seat out of a Chinchón match plays no more rounds (each round's totals are in its picture)
+        points = [number(r["points"][seat], signed=True) + bought_back_at(rounds, k, seat)
+                  for k, r in enumerate(rounds) if r["points"][seat] is not None]
+        assert f"rounds: {', '.join(points)}" in caption, caption
+        assert caption.startswith(f"total {number(state.totals[seat])} · "), caption
         pot = f"the pot of {chips(settlement.pot)}"
         assert (pot in caption) == (seat in outcome.winners), caption
         assert label.endswith(" — wins") == (seat in outcome.winners)
+
+
+def bought_back_at(rounds: list[dict], index: int, seat: int) -> str:
+    """`` (bought back in at 75)`` where a buy-back reset the seat's total in that round."""
+    before = rounds[index - 1]["totals"][seat] if index else 0
+    total = rounds[index]["totals"][seat]
+    return "" if before + rounds[index]["points"][seat] == total else f" (bought back in at {number(total)})"
+
+
+def test_a_round_line_after_a_buy_back_says_where_the_total_was_reset():
+    """"round 2: +37, total 10" does not add up: the line says the total reached and the one
+    bought back in at, in the round's text, picture and the match's final picture."""
+    ui, state = finished("chinchon", 3, 2, MATCHES["chinchon"])
+    view, names = state.view(None), NAMES[:3]
+    rounds = view["round_results"]
+    resets = [(k, seat) for k in range(len(rounds)) for seat in range(3)
+              if rounds[k]["points"][seat] is not None and bought_back_at(rounds, k, seat)]
+    assert resets, "the seeded match has a buy-back"
+    with i18n.language("en"):
+        for k, seat in resets:
+            result = rounds[k]
+            points, total = number(result["points"][seat], signed=True), number(result["totals"][seat])
+            reached = number((rounds[k - 1]["totals"][seat] if k else 0) + result["points"][seat])
+            line = round_points(rounds, k, seat)
+            assert line == f"round {k + 1}: {points}, total {reached}, bought back in at {total}", line
+            embed_line = next(text for text in ui.round_lines(view, names, k) if f"**{names[seat]}**" in text)
+            assert f"{points} → {reached}, bought back in at {total}" in embed_line, embed_line
+            (caption,) = [row[2] for row in ui.round_rows(view, names, k) if row[0] == names[seat]]
+            assert f"{points} → {reached}, bought back in at {total}" in caption, caption
+            (final,) = [row[2] for row in ui.result_rows(view, names, Settlement.of(state.outcome(), stake=STAKE))
+                        if seat_of(row[0], names) == seat]
+            assert f"{points} (bought back in at {total})" in final, final
+        # every other round line adds up
+        for k, result in enumerate(rounds):
+            for seat in range(3):
+                if result["points"][seat] is not None and (k, seat) not in resets:
+                    assert round_points(rounds, k, seat) == "round {}: {}, total {}".format(
+                        k + 1, number(result["points"][seat], signed=True), number(result["totals"][seat]))
+
+
+#: an amount paid, as a result tells it: it must be in chips ("owes 420 chips", not "owes 42")
+PAID = re.compile(r"(?:\bowes?|\bpays?|\bpot of|→ [^:\n]+:)\s+\**([−+-]?\d[\d.,]*)\**(?!\d)( chips?)?")
+
+
+@pytest.mark.parametrize("game", sorted(UIS))
+def test_a_result_tells_every_amount_in_chips(game):
+    """The embed, the picture and the table's log tell a result in one unit, chips: Tứ Sắc's
+    "each loser owes 42" (stake units) beside payments of 420 chips said two things."""
+    told = 0
+    for seed in (1, 2, 3, 4):
+        ui, state, events = played_events(game, 3, seed)
+        table = table_of(game, 3)
+        table.options["stake"] = STAKE
+        outcome, names = state.outcome(), table.names()
+        with i18n.language("en"):
+            embed = result_embed(table, ui, outcome, names)
+            rows = ui.result_rows(state.view(None), table.raw_names(), messages.settlement(table, outcome))
+            log = [ui.bind(table.options).event_text(event, names) for event in events if event.kind == "end"]
+        texts = [embed.description or ""] + [field.value for field in embed.fields] + [row[2] for row in rows] + log
+        for text in texts:
+            for match in PAID.finditer(text):
+                told += 1
+                assert match.group(2), (match.group(0), text)
+        if game == "tusac" and outcome.transfers and not outcome.is_draw:
+            payment = state.view(None)["outcome"].get("payment")
+            if payment:
+                assert f"each loser owes {chips(payment * STAKE)}" in embed.description, embed.description
+                assert any(f"each loser owes {chips(payment * STAKE)}" in line for line in log), log
+    assert told, "no amount paid was told"

@@ -1,0 +1,135 @@
+"""The numbers that decide a game (points, totals, chips, ranks) are read on a phone: in every
+game's result picture and round picture, shown 400 px wide (:data:`rendering.landscape.VIEW`),
+every digit is at least 11 px tall.
+
+Measured on the pixels: each line of text is recorded where the picture pastes it, the digits'
+place in it is measured with the same font, and the picture scaled to 400 px wide is searched
+for the ink of those digits."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from PIL import Image
+
+import rendering.compose as compose
+from bot import i18n
+from bot.tables.adapter import Settlement
+from rendering.landscape import PICTURE_THEME
+from rendering.table import rows_image
+from rendering.text import measure
+from tests.rendering.games import NAMES, OPTIONS, UIS
+
+SHOWN_WIDTH = 400
+MIN_DIGIT_PX = 11
+DIGITS = re.compile(r"\d+")
+
+
+@dataclass
+class Pasted:
+    text: str
+    size: int
+    bold: bool
+    x: int
+    y: int
+    height: int
+
+
+@pytest.fixture
+def pasted(monkeypatch):
+    """Every line of text the pictures paste (its text, size and place), in pasting order."""
+    made: dict[int, tuple[str, int, bool]] = {}
+    lines: list[Pasted] = []
+    text_line, paste_text = compose.text_line, compose.paste_text
+
+    def recording_line(text, size, bold, color, red=(255, 110, 110)):
+        line = text_line(text, size, bold, color, red)
+        made[id(line)] = (text, size, bold)
+        return line
+
+    def recording_paste(canvas, line, xy):
+        paste_text(canvas, line, xy)
+        if id(line) in made:
+            lines.append(Pasted(*made[id(line)], xy[0], xy[1], line.height))
+
+    monkeypatch.setattr(compose, "text_line", recording_line)
+    monkeypatch.setattr(compose, "paste_text", recording_paste)
+    return lines
+
+
+def digit_heights(image: Image.Image, lines: list[Pasted]) -> list[tuple[str, str, float]]:
+    """(line, digits, height in px) of each run of digits once ``image`` is shown
+    :data:`SHOWN_WIDTH` px wide: the rows of the run's box where the ink is at least half as
+    bright as the text (the felt is dark, the text light)."""
+    scale = SHOWN_WIDTH / image.width
+    shown = image.resize((SHOWN_WIDTH, round(image.height * scale)), Image.Resampling.BICUBIC).convert("L")
+    felt = sum(PICTURE_THEME.background) / 3
+    found = []
+    for line in lines:
+        for run in DIGITS.finditer(line.text):
+            left = line.x + 1 + measure(line.text[:run.start()], line.size, line.bold)
+            right = line.x + 1 + measure(line.text[:run.end()], line.size, line.bold)
+            # a pixel in from each side: the neighbours (a bracket, a comma) are not the digits'
+            box = (round(left * scale) + 1, int(line.y * scale), round(right * scale) - 1,
+                   int((line.y + line.height) * scale) + 1)
+            crop = shown.crop(box)
+            rows = [max(crop.getpixel((x, y)) for x in range(crop.width)) for y in range(crop.height)]
+            threshold = felt + (min(PICTURE_THEME.muted) - felt) / 2
+            ink = [y for y, value in enumerate(rows) if value >= threshold]
+            found.append((line.text, run.group(), (ink[-1] - ink[0] + 1) if ink else 0))
+    return found
+
+
+def played(game: str, players: int, seed: int = 3):
+    ui = UIS[game]()
+    options = ui.engine_options(ui.table_options(OPTIONS.get(game, {}), stake=1))
+    state = ui.game.new(players, seed=seed, options=options)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, ui.ai_action(state, seat))
+    return ui, state
+
+
+def pictures(game: str, players: int, pasted: list[Pasted]):
+    """("round k"/"result", image, lines of text pasted in it) of a seeded AI game."""
+    ui, state = played(game, players)
+    view, names = state.view(None), NAMES[:players]
+    for index in range(len(view.get("round_results", ()))):
+        pasted.clear()
+        title = f"{ui.game.title} · table #42 · round {index + 1}"
+        image = rows_image(ui.round_rows(view, names, index), title=title, deck=ui.deck)
+        yield f"round {index + 1}", image, list(pasted)
+    pasted.clear()
+    paid = Settlement.of(state.outcome(), stake=10)
+    image = rows_image(ui.result_rows(view, names, paid), title=f"{ui.game.title} · table #42 · game 1", deck=ui.deck)
+    yield "result", image, list(pasted)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("game", sorted(UIS))
+def test_every_number_of_a_result_or_round_picture_is_11_px_tall_at_400_px(game, players, pasted):
+    kinds = set()
+    with i18n.language("en"):
+        for kind, image, lines in pictures(game, players, pasted):
+            kinds.add(kind.split()[0])
+            heights = digit_heights(image, lines)
+            if kind == "result":
+                assert any(text.startswith("1. ") for text, _digits, _height in heights), "no rank was measured"
+            small = [(text, digits, height) for text, digits, height in heights if height < MIN_DIGIT_PX]
+            assert not small, (kind, image.size, small[:5])
+    assert "result" in kinds and (("round" in kinds) == (game in OPTIONS))
+
+
+def test_the_measure_finds_small_digits():
+    """The measure itself: a caption at the old size, in a picture as wide as a result's, is
+    found too small; the same digits large enough are not."""
+    for size, wide in ((PICTURE_THEME.caption_size, False), (40, True)):
+        lines = []
+        image = Image.new("RGB", (900, 200), PICTURE_THEME.background)
+        line = compose.text_line("total 1234 · +56 chips", size, False, PICTURE_THEME.muted)
+        compose.paste_text(image, line, (20, 20))
+        lines.append(Pasted("total 1234 · +56 chips", size, False, 20, 20, line.height))
+        heights = [height for _text, _digits, height in digit_heights(image, lines)]
+        assert len(heights) == 2 and all((height >= MIN_DIGIT_PX) == wide for height in heights), (size, heights)
