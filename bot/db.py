@@ -271,6 +271,18 @@ class Database(LeaseQueries):
         rows = await self.fetchall("SELECT * FROM hand_messages WHERE game_id = ?", (game_id,))
         return {row["seat"]: (row["channel_id"], row["message_id"]) for row in rows}
 
+    async def add_notice(self, table_id: int, seat: int, channel_id: int, message_id: int) -> None:
+        await self.execute("INSERT INTO notices (message_id, table_id, seat, channel_id) VALUES (?, ?, ?, ?)"
+                           " ON CONFLICT (message_id) DO NOTHING", (message_id, table_id, seat, channel_id))
+
+    async def notice_gone(self, message_id: int) -> None:
+        await self.execute("DELETE FROM notices WHERE message_id = ?", (message_id,))
+
+    async def notices(self, table_id: int) -> list[tuple[int, int, int]]:
+        """The table's turn notices still on Discord, oldest first: (seat, channel, message)."""
+        rows = await self.fetchall("SELECT * FROM notices WHERE table_id = ? ORDER BY message_id", (table_id,))
+        return [(row["seat"], row["channel_id"], row["message_id"]) for row in rows]
+
     async def tables_to_adopt(self, holder: str, finished_since: str) -> list[int]:
         """Open tables (as :meth:`open_tables` counts them) that no live process drives: no
         lease, an expired one, or one in ``holder``'s name (a previous life of this process)."""

@@ -154,12 +154,22 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX routed_clicks_table ON routed_clicks (table_id, taken_by);
     """,
+    # the turn notices on Discord (posted, not yet deleted): a restart deletes those no longer true
+    """
+    CREATE TABLE notices (
+        message_id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        seat INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL
+    );
+    CREATE INDEX notices_table ON notices (table_id);
+    """,
 ]
 
 
 # Every table of the schema, each after the tables it references (the order a copy fills them in).
 TABLES = ("meta", "users", "tables", "games", "game_decks", "actions", "hand_messages", "settlements", "ledger",
-          "leases", "routed_clicks")
+          "leases", "routed_clicks", "notices")
 
 
 def statements(script: str) -> list[str]:

@@ -80,6 +80,7 @@ class Slot:
     hold: Callable[[], float] | None = None  # seconds to hold the next frame (an AI is about to move)
     posted: Callable[["Slot", discord.Message], Awaitable[None]] | None = None  # remember the new message
     closed: Callable[["Slot"], Awaitable[None]] | None = None  # the user's DMs are closed (50007)
+    deleted: Callable[["Slot"], Awaitable[None]] | None = None  # the message is gone (a delete slot)
     about: Any = None  # what the message is about, for its owner (a hand: its game and round)
     # what Discord confirmed
     shown: Any = None
@@ -291,6 +292,8 @@ class Presenter:
             await self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id).delete()
         except discord.NotFound:
             pass  # gone already
+        if slot.deleted is not None:
+            await slot.deleted(slot)  # (failing, the deletion is tried again: NotFound then)
         self._shown(slot)
 
     async def _send(self, slot: Slot, draft: Draft) -> None:

@@ -154,6 +154,7 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
         table.game_id = game["id"]
         await self._reload_state(table)
         table.rounds_shown = table.rounds_done()  # those not posted yet are found by _restore_results
+        await self._restore_notices(table)
         if table.status == "finished":
             return  # kept for its Rematch button (which needs the winner)
         with i18n.language(table.language):
@@ -169,7 +170,6 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
             if not player.is_ai:
                 channel_id, message_id = hands.get(seat, (None, None))
                 self._show_hand(table, seat, channel_id=channel_id, message_id=message_id)
-        self._acting_now(table)
         if table.state.is_over:
             self._spawn(self._finish(table), f"finish-{table.id}", table)
         else:

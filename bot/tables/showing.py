@@ -264,8 +264,25 @@ class ShowFlow(ServiceCore):
 
     def _delete_notice(self, table: Table, notice: tuple[int, int]) -> None:
         channel_id, message_id = notice
+
+        async def deleted(slot: Slot) -> None:
+            await self.db.notice_gone(message_id)
+
         self.presenter(table).add(Slot(f"unnotify:{message_id}", _no_draft, channel_id=channel_id,
-                                       message_id=message_id, once=True, delete=True, order=RETIRED))
+                                       message_id=message_id, once=True, delete=True, order=RETIRED,
+                                       deleted=deleted))
+
+    async def _restore_notices(self, table: Table) -> None:
+        """After a restart or an adoption: the turn notices still on Discord (written when posted,
+        forgotten once deleted) are this table's again, and those no longer true go."""
+        state = table.state
+        table.acting = set() if state is None or state.is_over or table.status != "playing" else {
+            seat for seat in state.to_act if not table.seats[seat].auto}
+        for seat, channel_id, message_id in await self.db.notices(table.id):  # oldest first
+            if seat in table.notices:
+                self._delete_notice(table, table.notices[seat])
+            table.notices[seat] = (channel_id, message_id)
+        self._unnotify(table, [seat for seat in table.notices if seat not in table.acting])
 
     def _show_turn_notice(self, table: Table, seat: int) -> None:
         presenter = self.presenter(table)
@@ -300,6 +317,7 @@ class ShowFlow(ServiceCore):
 
         async def posted(slot: Slot, message: discord.Message) -> None:
             notice = (message.channel.id, message.id)
+            await self.db.add_notice(table.id, seat, *notice)  # known again after a restart
             if current(slot):
                 self._unnotify(table, [seat])
                 table.notices[seat] = notice

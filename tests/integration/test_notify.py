@@ -173,3 +173,26 @@ async def test_a_turn_notice_is_deleted_when_the_host_cancels_a_game_nobody_coul
     assert "Cancel" in enabled(lobby)
     await lan.click(lobby, label="Cancel")
     assert turn_notices(minh) == [], "no game, no turn"
+
+
+async def test_a_notice_from_before_a_restart_still_goes_once_its_turn_has_passed(simcord_env, bot_factory):
+    """The notices on Discord are written down: a restarted bot deletes them like its own."""
+    env = simcord_env
+    players = await start_table(env, "phom", 2, 0, seed=1)
+    lan, minh = players.members
+    assert await quick_move(lan.user, lambda: dm(lan)) == []
+    (notice,) = turn_notices(minh)
+
+    await env.restart_bot(bot_factory())
+    table = table_of(env)
+    assert table.state.to_act == (1,) and [m.id for m in turn_notices(minh)] == [notice.id], \
+        "still his turn: the notice is still true"
+
+    def check(member) -> None:
+        for other in players.members:
+            acting = not table.state.is_over and table.seat_of(other.id) in table.state.to_act
+            assert acting or turn_notices(other) == [], f"{other.user.name} is not to act: no notice"
+
+    await play_to_the_end(players, check=check)
+    assert turn_notices(lan) == [] and turn_notices(minh) == [], "no notice after the game"
+    assert await env.bot.db.notices(table.id) == []
