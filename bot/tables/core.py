@@ -89,6 +89,7 @@ class ServiceCore:
         self._adopting: dict[int, asyncio.Future] = {}
         self._scanning: asyncio.Task | None = None  # adopting the orphaned tables
         self._raw: Any = None  # the payloads of the clicks received (a routed click carries its own)
+        self.unsettled: set[int] = set()  # games over whose settlement is still being retried here
 
 
     # ---- languages

@@ -372,6 +372,8 @@ class LobbyFlow(ShowFlow):
         if table.seat_of(interaction.user.id) is None:
             raise Refused(_("Only the players of this table can ask for a rematch."))
         async with table.lock:
+            if table.finishing:  # its result is shown, but that it finished is not saved yet
+                raise Refused(_("The end of this game is still being saved. Please try again in a moment."))
             if table.status != "finished":
                 raise Refused(_("A rematch is already open."))
             seats = list(table.seats)
