@@ -35,6 +35,25 @@ async def open_backend(database: str):
     return await SqliteBackend.open(database)
 
 
+def database_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database failing (unreachable, restarting, timing out, refusing a
+    write) rather than a bug: what a person is told to retry in a moment."""
+    import sqlite3
+
+    import aiohttp
+
+    if isinstance(exc, aiohttp.ClientError):  # Discord's connection, not the database's
+        return False
+    failures: tuple[type[BaseException], ...] = (OSError, TimeoutError, sqlite3.Error)
+    try:
+        import asyncpg
+    except ImportError:  # SQLite only
+        pass
+    else:
+        failures += (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
+    return isinstance(exc, failures)
+
+
 class Row(tuple):
     """One result row, the same on every engine: a tuple (index it, unpack it, compare it
     with a tuple) whose columns are also read by name, ``row["col"]``; ``keys()`` names them,

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.backends import database_failure
 from bot.db import LeaseLost
 from bot.i18n import _, ngettext, pgettext
 
@@ -27,7 +28,15 @@ class LobbyFlow(ShowFlow):
     async def open_lobby(self, interaction: discord.Interaction, game: str, **given: Any) -> None:
         """``/<game> new``: ``given`` holds the command's options, None where not given."""
         with i18n.language(await self.language_of(interaction)):
-            await self._open_lobby(interaction, game, given)
+            try:
+                await self._open_lobby(interaction, game, given)
+            except Exception as exc:
+                if not database_failure(exc):
+                    raise
+                if interaction.response.is_done():  # the lobby is shown, and driven here
+                    log.warning("a lobby was opened, but remembering its message failed (%r)", exc)
+                else:
+                    await self.database_away(interaction, exc)
 
     async def _open_lobby(self, interaction: discord.Interaction, game: str, given: dict[str, Any]) -> None:
         ui = self.uis[game]

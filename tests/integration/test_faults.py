@@ -214,6 +214,21 @@ async def test_many_tables_finishing_at_once_all_settle_once(simcord_env):
     assert count == 6
 
 
+async def test_a_refusal_discord_refuses_is_noted_once_quietly(simcord_env, caplog):
+    """Discord refuses the private answer to a refused click: nothing is left to tell the
+    clicker, so it is logged once (no traceback), and nothing escapes the click's handler."""
+    env = simcord_env
+    players = Players(env, 2)
+    lan, minh = players.members
+    await lan.slash(players.channel, "phom new")
+    env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
+    with caplog.at_level(logging.INFO):
+        await minh.click(players.channel.last_message, label="Start")  # only the host starts
+    assert env.errors == [] and not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    noted = [r for r in caplog.records if "was refused too" in r.getMessage()]
+    assert len(noted) == 1 and noted[0].exc_info is None and noted[0].levelno == logging.INFO
+
+
 # ------------------------------------------------------------------------------------ lobbies
 
 
