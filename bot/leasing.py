@@ -134,6 +134,16 @@ class LeaseQueries:
             f" AND {FENCE} RETURNING payload, sender",
             (lease.holder, interaction_id, lease.table_id, *fence(lease)))
 
+    async def record_click(self, interaction_id: int, lease: Lease) -> bool:
+        """A click the table's driver received itself, recorded as taken by it before it is
+        applied: the same interaction delivered to another process too (Discord may, around a
+        reconnect) is then never routed here and applied again. False when the interaction was
+        recorded first by another process (routed here, or to be)."""
+        return bool(await self.execute(
+            "INSERT INTO routed_clicks (interaction_id, table_id, sender, payload, created_at, taken_by)"
+            f" VALUES (?, ?, ?, '', {DB_NOW}, ?) ON CONFLICT DO NOTHING",
+            (interaction_id, lease.table_id, lease.holder, lease.holder)))
+
     async def waiting_clicks(self, table_ids: list[int], within: float) -> list[Row]:
         """Routed clicks for these tables that nobody took, younger than ``within`` seconds."""
         if not table_ids:

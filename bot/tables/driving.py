@@ -220,6 +220,18 @@ class DriveFlow(ShowFlow):
             # another process adopted it meanwhile: route to it
         raise Refused(_("That could not be saved, so nothing changed. Please try again."))
 
+    async def _first_delivery(self, interaction: discord.Interaction, table: Table) -> bool:
+        """A click this process received for a table it drives: recorded before it is applied
+        (so that the same interaction, delivered to another process too, is applied once,
+        whichever process saw it first). False when it was recorded before: routed here by
+        another process, it is applied as such (once: its claim succeeds once)."""
+        lease = self.leases.lease(table.id)
+        if await self.db.record_click(interaction.id, lease):
+            return True
+        log.info("table %s: interaction %s reached this process twice; applied once", table.id, interaction.id)
+        await self._apply_routed(interaction.id, table.id)
+        return False
+
     async def _route(self, interaction: discord.Interaction, table_id: int, holder: str) -> None:
         payload = self._raw.pop(interaction.id) if self._raw is not None else None
         if payload is None:  # not a click this process received from Discord
