@@ -58,24 +58,41 @@ class LeaseQueries:
         ``holder``'s already (a restarted process of the same name): the new epoch, or None
         when a live lease of another process stands. One statement: of two processes taking
         the same lease, the row lock lets one win and shows the other the winner's lease."""
+        # The expiry is computed when the row is written: a take that waited for a write in
+        # flight (its row lock) counts its lease from then, not from when the statement began
+        # (which would install a lease expired already, for the next process to take at once).
         row = await self.fetchone(
             f"INSERT INTO leases (table_id, holder, epoch, expires_at) VALUES (?, ?, {_EPOCH}, {DB_NOW} + ?)"
             " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
-            f" epoch = GREATEST(leases.epoch + 1, {_EPOCH}), expires_at = excluded.expires_at"
+            f" epoch = GREATEST(leases.epoch + 1, {_EPOCH}), expires_at = {DB_NOW} + ?"
             f" WHERE leases.holder = excluded.holder OR leases.expires_at < {DB_NOW}"
-            " RETURNING epoch", (table_id, holder, seconds))
+            " RETURNING epoch", (table_id, holder, seconds, seconds))
         return None if row is None else row["epoch"]
 
-    async def renew_leases(self, holder: str, held: dict[int, int], seconds: float) -> set[int]:
+    async def renew_leases(self, holder: str, held: dict[int, int], seconds: float) -> tuple[set[int], set[int]]:
         """Extend the leases ``held`` (table -> epoch) that are still this holder's at that
-        epoch; returns the tables renewed (the others are lost)."""
+        epoch: the tables renewed, and those still this holder's but locked right now (a write
+        of theirs in flight, or stuck: not renewed this time, and never waited for, so that one
+        table's lock cannot hold every other lease back). The others are lost."""
         if not held:
-            return set()
+            return set(), set()
+        ids, epochs = list(held), list(held.values())
         rows = await self.fetchall(
-            f"UPDATE leases SET expires_at = {DB_NOW} + ? FROM unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
-            " WHERE leases.table_id = mine.id AND leases.epoch = mine.epoch AND leases.holder = ?"
-            " RETURNING leases.table_id", (seconds, list(held), list(held.values()), holder))
-        return {row["table_id"] for row in rows}
+            f"UPDATE leases SET expires_at = {DB_NOW} + ? FROM ("
+            " SELECT l.table_id FROM leases l JOIN unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+            " ON l.table_id = mine.id AND l.epoch = mine.epoch WHERE l.holder = ?"
+            " FOR NO KEY UPDATE OF l SKIP LOCKED) AS free"
+            " WHERE leases.table_id = free.table_id RETURNING leases.table_id", (seconds, ids, epochs, holder))
+        renewed = {row["table_id"] for row in rows}
+        if len(renewed) == len(held):
+            return renewed, set()
+        rest = [table for table in ids if table not in renewed]
+        # a plain read waits for no lock: which of the rest are still this holder's
+        rows = await self.fetchall(
+            "SELECT l.table_id FROM leases l JOIN unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+            " ON l.table_id = mine.id AND l.epoch = mine.epoch WHERE l.holder = ?",
+            (rest, [held[table] for table in rest], holder))
+        return renewed, {row["table_id"] for row in rows}
 
     async def release_leases(self, holder: str, held: dict[int, int]) -> None:
         """Give these leases up (a clean stop, a closed table): another process may take them at

@@ -95,14 +95,17 @@ class Leases:
         held = dict(self.epochs)
         sent = self._now()
         try:
-            kept = await self.db.renew_leases(self.holder, held, self.seconds)
+            renewed, busy = await self.db.renew_leases(self.holder, held, self.seconds)
         except Exception:
             log.warning("renewing %d leases failed", len(held), exc_info=True)
-            kept = {table for table in held if self._now() - self.renewed.get(table, sent) < self.seconds}
-        else:
-            for table in kept:
-                if self.epochs.get(table) == held[table]:
-                    self.renewed[table] = sent
+            renewed, busy = set(), set(held)
+        for table in renewed:
+            if self.epochs.get(table) == held[table]:
+                self.renewed[table] = sent
+        if busy:
+            log.info("%d leases not renewed this time (their rows are locked)", len(busy))
+        # a lease not renewed now still holds until ``seconds`` after its last renewal
+        kept = renewed | {table for table in busy if self._now() - self.renewed.get(table, sent) < self.seconds}
         lost = {table for table in held if table not in kept and self.epochs.get(table) == held[table]}
         for table in lost:
             self.forget(table)
