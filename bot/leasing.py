@@ -155,11 +155,21 @@ class LeaseQueries:
         """A click the table's driver received itself, recorded as taken by it before it is
         applied: the same interaction delivered to another process too (Discord may, around a
         reconnect) is then never routed here and applied again. False when the interaction was
-        recorded first by another process (routed here, or to be)."""
-        return bool(await self.execute(
-            "INSERT INTO routed_clicks (interaction_id, table_id, sender, payload, created_at, taken_by)"
-            f" VALUES (?, ?, ?, '', {DB_NOW}, ?) ON CONFLICT DO NOTHING",
-            (interaction_id, lease.table_id, lease.holder, lease.holder)))
+        recorded first by another process (routed here, or to be); LeaseLost when the table is
+        no longer this holder's (the click is for its new driver)."""
+        async with self.fenced(lease):
+            return bool(await self.execute(
+                "INSERT INTO routed_clicks (interaction_id, table_id, sender, payload, created_at, taken_by)"
+                f" VALUES (?, ?, ?, '', {DB_NOW}, ?) ON CONFLICT DO NOTHING",
+                (interaction_id, lease.table_id, lease.holder, lease.holder)))
+
+    async def lease_left(self, lease: Lease) -> float | None:
+        """Seconds this lease has left in the database's clock (negative once expired); None
+        when it is no longer this holder's at this epoch (another process took the table)."""
+        row = await self.fetchone(
+            f"SELECT expires_at - {DB_NOW} AS left FROM leases WHERE table_id = ? AND holder = ? AND epoch = ?",
+            fence(lease))
+        return None if row is None else float(row["left"])
 
     async def waiting_clicks(self, table_ids: list[int], within: float) -> list[Row]:
         """Routed clicks for these tables that nobody took, younger than ``within`` seconds."""

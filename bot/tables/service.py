@@ -64,8 +64,10 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
                 return
         if table is None:
             raise Refused(_("This table is closed."))
-        if self.leases.enabled and not routed and not await self._first_delivery(interaction, table):
-            return
+        if self.leases.enabled and not routed:
+            table = await self._first_delivery(interaction, table)
+            if table is None:
+                return
         if control.kind == "lobby":
             await self._lobby_click(interaction, table, control.key)
         elif control.kind == "table":

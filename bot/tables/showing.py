@@ -33,7 +33,7 @@ class ShowFlow(ServiceCore):
             table.presenter = Presenter(f"table {table.id}", self.bot, self.budget,
                                         asyncio.get_running_loop().time,
                                         lambda coro, name: self._spawn(coro, name, table),
-                                        may_show=lambda: self.leases.may_show(table.id))
+                                        may_show=lambda: self.leases.vouch(table.id))
         return table.presenter
 
     def request_refresh(self, table: Table) -> None:

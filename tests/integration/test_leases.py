@@ -279,6 +279,28 @@ async def test_a_stalled_driver_holds_its_messages_back(services):
     assert await b.db.hand_messages(adopted.game_id) == hands_of_b
 
 
+async def test_a_driver_whose_clock_missed_its_stall_says_nothing_after_the_takeover(services):
+    """A paused VM, a suspended host: the process's own clock did not count the stall, so by
+    it the lease was renewed a moment ago. It asks the database before it speaks: the table
+    is b's now, and a sends nothing more for it."""
+    a, b = await services("a"), await services("b")
+    table = await open_table(a, "phom", ai=1, people=1)
+    for _ in range(100):
+        if a.can_see_hand(table, 0) and not table.presenter.pending():
+            break
+        await asyncio.sleep(0.01)
+    assert not table.presenter.pending()
+    await expire(a.db, "a")  # a froze past its lease...
+    await beat(b)  # ... and b adopted the table meanwhile
+    assert table.id in b.tables and a.leases.may_show(table.id), "to a's clock, nothing happened"
+    silent_since = shown(a)
+    changed(a, table)
+    await asyncio.sleep(HELD_BACK_SECONDS + 0.3)
+    assert shown(a) == silent_since, "a sent nothing for b's table"
+    await beat(a)  # its renewal: the table is b's
+    assert table.dropped and shown(a) == silent_since
+
+
 async def test_a_clean_stop_gives_the_tables_up_at_once(services, database):
     a, b = await services("a", ai_delay_seconds=30), await services("b")
     table = await open_table(a, "phom", ai=2)

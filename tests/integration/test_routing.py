@@ -162,6 +162,29 @@ async def test_one_interaction_delivered_to_both_processes_is_applied_once(simco
     assert theirs.version == 0
 
 
+async def test_a_click_reaching_the_old_driver_after_a_takeover_goes_to_the_new_one(simcord_env, bot_factory):
+    """a stalled unnoticed (its clock did not see it) and b adopted a's table: a click that
+    reaches a is not answered by a, which no longer drives the table; it goes to b."""
+    env = simcord_env
+    a = env.bot
+    b = bot_factory(instance_name="b", **LEASE)
+    await attach_shard_process(env, b)
+    here = await start_table(env, "phom", 1, 1, seed=1, guild_id=shard_guild_id(0))
+    (mine,) = a.tables.tables.values()
+    lan = here.members[0]
+    await a.db.execute("UPDATE leases SET expires_at = expires_at - 3600 WHERE holder = 'a'")
+    adopted = await b.tables.adopt(mine.id)
+    assert adopted is not None and mine.id in a.tables.tables, "a does not know yet"
+
+    arranged = adopted.arranged.get(0, True)
+    result = await lan.user.click(dm(lan), label="Auto-arrange")
+    assert result.acknowledged and private_texts(result) == []
+    assert adopted.arranged.get(0, True) is not arranged, "applied by b, the table's driver"
+    assert mine.dropped and mine.id not in a.tables.tables
+    (last,) = await a.db.fetchall("SELECT sender, taken_by FROM routed_clicks WHERE payload <> ''")
+    assert tuple(last) == ("a", "b")
+
+
 async def die(bot) -> None:
     """The process is gone: nothing it ran goes on, and it gives nothing up (a crash)."""
     service = bot.tables
