@@ -50,7 +50,8 @@ class ChieuBot(commands.AutoShardedBot):
         self._frozen = False
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.config.database)
+        # no stalled process (this one included) may hold a table's locks past half a lease
+        self.db = await Database.open(self.config.database, lock_seconds=self.config.lease_seconds / 2)
         log.info("database: %s", self.db.describe())
         await self.tree.set_translator(CatalogTranslator())
         self.tree.on_error = self._command_failed

@@ -25,11 +25,13 @@ def is_postgres(database: str) -> bool:
     return database.startswith(POSTGRES_SCHEMES)
 
 
-async def open_backend(database: str):
+async def open_backend(database: str, *, lock_seconds: float | None = None):
+    """``lock_seconds`` (PostgreSQL): the longest a session may keep a transaction idle (its
+    process stalled) or wait for a lock before the server ends it (see PostgresBackend.open)."""
     if is_postgres(database):
         from .postgres import PostgresBackend
 
-        return await PostgresBackend.open(database)
+        return await PostgresBackend.open(database, lock_seconds=lock_seconds)
     from .sqlite import SqliteBackend
 
     return await SqliteBackend.open(database)
