@@ -16,6 +16,9 @@ from .core import ServiceCore, log
 from .model import Seat, Table
 from .retry import retry_delay
 
+#: How long a game's result waits for its settlement (to say whether the chips are recorded).
+SETTLE_WAIT_SECONDS = 1.0
+
 
 def unrecorded_note() -> str:
     """What the table and the result say of a game whose settlement is still being retried."""
@@ -35,19 +38,16 @@ class EndFlow(ServiceCore):
             table.finishing = True
         game_id = table.game_id
         # Outside the lock: a game that is over changes no more, and clicks and refreshes must
-        # not wait for a settlement that is being retried.
-        try:
-            await self._settle(table)
-        except LeaseLost:
+        # not wait for a settlement that is being retried. The result waits a moment for the
+        # settlement (to say whether the chips are recorded), never longer: a database that is
+        # slow or refuses writes settles it behind the result.
+        self.unsettled.add(game_id)  # until the settlement says otherwise
+        attempt = self._spawn(self._settle_first(table, game_id), f"settle-{game_id}", table)
+        if not attempt.done():
+            await asyncio.wait({attempt}, timeout=SETTLE_WAIT_SECONDS)
+        if table.dropped:
+            self.unsettled.discard(game_id)
             return  # another process drives the table now, and settles the game
-        except Exception:
-            # Chips are never guessed: the game stays unsettled in the database and is settled
-            # by a task that keeps trying (and at the next start); the result is shown meanwhile.
-            log.warning("settling game %s failed; trying again in the background", game_id, exc_info=True)
-            self.unsettled.add(game_id)
-            with i18n.language(table.language):
-                table.log.append(unrecorded_note())
-            self._spawn(self._settle_later(table, game_id, 1), f"settle-{game_id}", table)
         self._show_new_rounds(table)
         self._show_result(table, game_id, table.rounds_done())
         self.request_refresh(table)
@@ -67,6 +67,23 @@ class EndFlow(ServiceCore):
                 log.exception("table %s: finishing could not be saved; trying again in %.0f s", table.id, delay)
                 await asyncio.sleep(delay)
         self.request_refresh(table)
+
+    async def _settle_first(self, table: Table, game_id: int) -> None:
+        """The first attempt to settle a finished game; if it fails, the table says so and the
+        settlement goes on behind (chips are never guessed: the game stays unsettled in the
+        database until it is written, by a task that keeps trying, or at the next start)."""
+        try:
+            await self._settle(table)
+        except LeaseLost:
+            return  # another process drives the table now (it stopped here), and settles the game
+        except Exception:
+            log.warning("settling game %s failed; trying again in the background", game_id, exc_info=True)
+            with i18n.language(table.language):
+                table.log.append(unrecorded_note())
+            self.request_refresh(table)
+            self._spawn(self._settle_later(table, game_id, 1), f"settle-later-{game_id}", table)
+        else:
+            self.unsettled.discard(game_id)
 
     async def _settle_later(self, table: Table, game_id: int, failures: int) -> None:
         """Go on settling a finished game (the table may have moved on to another game)."""
