@@ -106,6 +106,7 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
         # 1. w1 dies: w2 and w3 adopt its tables once its leases expire
         w1.signal(signal.SIGKILL)
         took = await until("w1's tables adopted", lambda: _held_by_others(holders, of["w1"], {"w1"}), 4 * LEASE)
+        print(f"adopted {took:.2f} s after the kill")
         assert took <= LEASE + LEASE / 3 + 2.5, f"adopted {took:.1f} s after the kill (lease {LEASE} s)"
 
         # 2. w2 freezes past its lease: w3 adopts whatever w2 drives; thawed, w2 stops driving it
@@ -114,6 +115,7 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
         w2_tables = sorted(t for t, h in frozen.items() if h == "w2")
         took = await until("w2's tables adopted", lambda: _held_by_others(holders, w2_tables, {"w1", "w2"}),
                            4 * LEASE)
+        print(f"adopted {took:.2f} s after the freeze")
         assert took <= LEASE + LEASE / 3 + 2.5, f"adopted {took:.1f} s after the freeze (lease {LEASE} s)"
         w2.signal(signal.SIGCONT)
         thawed = time.time()
@@ -133,6 +135,9 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
         spoke = [e for e in events["w2"] if e["ev"] in ("post", "edit", "delete") and e["table"] in w2_tables
                  and e["at"] > thawed]
         assert not spoke, f"the thawed process showed nothing more of the tables it lost: {spoke[:3]}"
+        print("Discord calls for w2's tables after the thaw:",
+              {w: sum(1 for e in found if e["ev"] in ("post", "edit", "delete") and e.get("table") in w2_tables
+                      and e["at"] > thawed) for w, found in events.items()})
         await _check_every_game(db, events, w2_tables)
     finally:
         for w in workers.values():
