@@ -157,11 +157,15 @@ class LeaseQueries:
         reconnect) is then never routed here and applied again. False when the interaction was
         recorded first by another process (routed here, or to be); LeaseLost when the table is
         no longer this holder's (the click is for its new driver)."""
-        async with self.fenced(lease):
-            return bool(await self.execute(
+        # one statement (a click's round trip); only when it wrote nothing, a second says why
+        if await self.execute(
                 "INSERT INTO routed_clicks (interaction_id, table_id, sender, payload, created_at, taken_by)"
-                f" VALUES (?, ?, ?, '', {DB_NOW}, ?) ON CONFLICT DO NOTHING",
-                (interaction_id, lease.table_id, lease.holder, lease.holder)))
+                f" SELECT ?, ?, ?, '', {DB_NOW}, ? WHERE {FENCE} ON CONFLICT DO NOTHING",
+                (interaction_id, lease.table_id, lease.holder, lease.holder, *fence(lease))):
+            return True
+        if await self.lease_left(lease) is None:
+            raise LeaseLost(f"table {lease.table_id}: lease {lease.epoch} of {lease.holder} is gone")
+        return False
 
     async def lease_left(self, lease: Lease) -> float | None:
         """Seconds this lease has left in the database's clock (negative once expired); None
