@@ -9,12 +9,14 @@ import json
 import logging
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from rendering import warm_sprites
 
 from . import i18n
 from .i18n import _
+from .backends import database_failure
 from .config import Config
 from .db import Database
 from .tables.controls import Control
@@ -48,9 +50,11 @@ class ChieuBot(commands.AutoShardedBot):
         self._frozen = False
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.config.database)
+        # no stalled process (this one included) may hold a table's locks past half a lease
+        self.db = await Database.open(self.config.database, lock_seconds=self.config.lease_seconds / 2)
         log.info("database: %s", self.db.describe())
         await self.tree.set_translator(CatalogTranslator())
+        self.tree.on_error = self._command_failed
         self.tables = TableService(self, self.db)
         self.add_dynamic_items(Control)
         for extension in EXTENSIONS:
@@ -96,6 +100,15 @@ class ChieuBot(commands.AutoShardedBot):
         if custom_id.startswith("chieu:") and not _has_component(interaction.message, custom_id):
             with i18n.language(await self.tables.language_of(interaction)):
                 await interaction.response.send_message(_("That control is not valid."), ephemeral=True)
+
+    async def _command_failed(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """A slash command the database failed (/balance, /settings... during an outage) is
+        answered that it is away, not left as "The application did not respond"."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if database_failure(cause) and not interaction.response.is_done():
+            with i18n.language(await self.tables.language_of(interaction)):
+                return await self.tables.database_away(interaction, cause)
+        await app_commands.CommandTree.on_error(self.tree, interaction, error)
 
     async def sync_commands(self) -> None:
         mode = self.config.sync_commands

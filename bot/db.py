@@ -41,8 +41,9 @@ class Database(LeaseQueries):
         self.backend = backend
 
     @classmethod
-    async def open(cls, database: str) -> "Database":
-        db = cls(await open_backend(database))
+    async def open(cls, database: str, *, lock_seconds: float | None = None) -> "Database":
+        """The database, its schema brought up to date; ``lock_seconds``: see open_backend."""
+        db = cls(await open_backend(database, lock_seconds=lock_seconds))
         try:
             await db.migrate()
         except BaseException:

@@ -58,24 +58,41 @@ class LeaseQueries:
         ``holder``'s already (a restarted process of the same name): the new epoch, or None
         when a live lease of another process stands. One statement: of two processes taking
         the same lease, the row lock lets one win and shows the other the winner's lease."""
+        # The expiry is computed when the row is written: a take that waited for a write in
+        # flight (its row lock) counts its lease from then, not from when the statement began
+        # (which would install a lease expired already, for the next process to take at once).
         row = await self.fetchone(
             f"INSERT INTO leases (table_id, holder, epoch, expires_at) VALUES (?, ?, {_EPOCH}, {DB_NOW} + ?)"
             " ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder,"
-            f" epoch = GREATEST(leases.epoch + 1, {_EPOCH}), expires_at = excluded.expires_at"
+            f" epoch = GREATEST(leases.epoch + 1, {_EPOCH}), expires_at = {DB_NOW} + ?"
             f" WHERE leases.holder = excluded.holder OR leases.expires_at < {DB_NOW}"
-            " RETURNING epoch", (table_id, holder, seconds))
+            " RETURNING epoch", (table_id, holder, seconds, seconds))
         return None if row is None else row["epoch"]
 
-    async def renew_leases(self, holder: str, held: dict[int, int], seconds: float) -> set[int]:
+    async def renew_leases(self, holder: str, held: dict[int, int], seconds: float) -> tuple[set[int], set[int]]:
         """Extend the leases ``held`` (table -> epoch) that are still this holder's at that
-        epoch; returns the tables renewed (the others are lost)."""
+        epoch: the tables renewed, and those still this holder's but locked right now (a write
+        of theirs in flight, or stuck: not renewed this time, and never waited for, so that one
+        table's lock cannot hold every other lease back). The others are lost."""
         if not held:
-            return set()
+            return set(), set()
+        ids, epochs = list(held), list(held.values())
         rows = await self.fetchall(
-            f"UPDATE leases SET expires_at = {DB_NOW} + ? FROM unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
-            " WHERE leases.table_id = mine.id AND leases.epoch = mine.epoch AND leases.holder = ?"
-            " RETURNING leases.table_id", (seconds, list(held), list(held.values()), holder))
-        return {row["table_id"] for row in rows}
+            f"UPDATE leases SET expires_at = {DB_NOW} + ? FROM ("
+            " SELECT l.table_id FROM leases l JOIN unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+            " ON l.table_id = mine.id AND l.epoch = mine.epoch WHERE l.holder = ?"
+            " FOR NO KEY UPDATE OF l SKIP LOCKED) AS free"
+            " WHERE leases.table_id = free.table_id RETURNING leases.table_id", (seconds, ids, epochs, holder))
+        renewed = {row["table_id"] for row in rows}
+        if len(renewed) == len(held):
+            return renewed, set()
+        rest = [table for table in ids if table not in renewed]
+        # a plain read waits for no lock: which of the rest are still this holder's
+        rows = await self.fetchall(
+            "SELECT l.table_id FROM leases l JOIN unnest(?::bigint[], ?::bigint[]) AS mine (id, epoch)"
+            " ON l.table_id = mine.id AND l.epoch = mine.epoch WHERE l.holder = ?",
+            (rest, [held[table] for table in rest], holder))
+        return renewed, {row["table_id"] for row in rows}
 
     async def release_leases(self, holder: str, held: dict[int, int]) -> None:
         """Give these leases up (a clean stop, a closed table): another process may take them at
@@ -133,6 +150,30 @@ class LeaseQueries:
             "UPDATE routed_clicks SET taken_by = ? WHERE interaction_id = ? AND table_id = ? AND taken_by IS NULL"
             f" AND {FENCE} RETURNING payload, sender",
             (lease.holder, interaction_id, lease.table_id, *fence(lease)))
+
+    async def record_click(self, interaction_id: int, lease: Lease) -> bool:
+        """A click the table's driver received itself, recorded as taken by it before it is
+        applied: the same interaction delivered to another process too (Discord may, around a
+        reconnect) is then never routed here and applied again. False when the interaction was
+        recorded first by another process (routed here, or to be); LeaseLost when the table is
+        no longer this holder's (the click is for its new driver)."""
+        # one statement (a click's round trip); only when it wrote nothing, a second says why
+        if await self.execute(
+                "INSERT INTO routed_clicks (interaction_id, table_id, sender, payload, created_at, taken_by)"
+                f" SELECT ?, ?, ?, '', {DB_NOW}, ? WHERE {FENCE} ON CONFLICT DO NOTHING",
+                (interaction_id, lease.table_id, lease.holder, lease.holder, *fence(lease))):
+            return True
+        if await self.lease_left(lease) is None:
+            raise LeaseLost(f"table {lease.table_id}: lease {lease.epoch} of {lease.holder} is gone")
+        return False
+
+    async def lease_left(self, lease: Lease) -> float | None:
+        """Seconds this lease has left in the database's clock (negative once expired); None
+        when it is no longer this holder's at this epoch (another process took the table)."""
+        row = await self.fetchone(
+            f"SELECT expires_at - {DB_NOW} AS left FROM leases WHERE table_id = ? AND holder = ? AND epoch = ?",
+            fence(lease))
+        return None if row is None else float(row["left"])
 
     async def waiting_clicks(self, table_ids: list[int], within: float) -> list[Row]:
         """Routed clicks for these tables that nobody took, younger than ``within`` seconds."""

@@ -163,6 +163,8 @@ MENU = {
     "delete": (404, 429, 500, 503),
     "callback": (404, 429, 500, 503),
     "webhook_edit": (404, 429, 500, 503),
+    "webhook_get": (404, 429, 500, 503),  # an interaction's original response, read
+    "webhook_delete": (404, 429, 500, 503),
     "followup": (429, 500, 503),
     "thread": (403, 429, 500, 503),
     "dm_open": (429, 500, 503),

@@ -16,15 +16,25 @@ being written):
 - ``{"ev": "post"|"edit"|"delete", "table", ...}``: what it showed on (stub) Discord, and for
   which table (the outbox task that sent it says).
 
-SIGTERM stops it cleanly (its leases given up); the test SIGKILLs and SIGSTOPs it too.
+- ``{"ev": "refused", "what", "table", ...}``: a call to (stub) Discord that failed;
+- ``{"ev": "stall", "table"}``, ``{"ev": "thaw", "stalled"}``: it stopped itself inside a fenced
+  write (below), and went on after so many seconds.
+
+SIGTERM stops it cleanly (its leases given up); the test SIGKILLs and SIGSTOPs it too. SIGUSR1
+makes Discord refuse its next two calls (its outbox retries them later) and then makes it stop
+itself (SIGSTOP) inside its next fenced write, the lease row share-locked, until the test sends
+SIGCONT. With ``--frozen-clock`` its event loop's clock does not count the stall (a paused VM,
+a suspended host).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import re
 import signal
 import sys
@@ -41,6 +51,7 @@ def main() -> None:
     parser.add_argument("--open", action="append", default=[], help="GAME:AI_SEATS, a table to open")
     parser.add_argument("--lease", type=float, default=2.0)
     parser.add_argument("--ai-delay", type=float, default=0.05)
+    parser.add_argument("--frozen-clock", action="store_true", help="the loop's clock does not count a stall")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format=f"%(asctime)s {args.name} %(levelname)s %(name)s: %(message)s")
@@ -54,7 +65,12 @@ async def run(args: argparse.Namespace) -> None:
         out.write(json.dumps({"ev": ev, "by": args.name, "at": time.time(), **fields}) + "\n")
         out.flush()
 
+    refused = [0]  # calls Discord refused
+
     def shown(call: dict) -> None:
+        refused[0] += call["op"] == "refused"
+        if refused[0] >= 2:
+            service.bot.failing = False  # two messages wait for their retry: enough
         task = asyncio.current_task()
         sender = re.fullmatch(r"present-table (\d+)", task.get_name()) if task is not None else None
         event(call.pop("op"), table=int(sender[1]) if sender else None, **call)
@@ -83,6 +99,37 @@ async def run(args: argparse.Namespace) -> None:
         stop_driving(table, why)
 
     service._apply, service.restore_table, service._stop_driving = applied, restored, stopped
+
+    loop = asyncio.get_running_loop()
+    missed = [0.0]  # seconds of stalls the loop's clock did not count
+    if args.frozen_clock:
+        real_time = loop.time
+        loop.time = lambda: real_time() - missed[0]
+    armed = asyncio.Event()
+    db, append_action = service.db, service.db.append_action
+
+    async def append_then_stall(*fields, lease=None, **kwargs):
+        if lease is None or not armed.is_set() or refused[0] < 2:
+            return await append_action(*fields, lease=lease, **kwargs)
+        armed.clear()
+        async with contextlib.AsyncExitStack() as stack:
+            if not db.in_transaction():
+                await stack.enter_async_context(db.transaction())
+            await append_action(*fields, lease=lease, **kwargs)  # the lease row is share-locked now
+            event("stall", table=lease.table_id)
+            began = time.monotonic()
+            os.kill(os.getpid(), signal.SIGSTOP)
+            stalled = time.monotonic() - began
+            if args.frozen_clock:
+                missed[0] += stalled
+            event("thaw", stalled=stalled)
+
+    def arm() -> None:
+        service.bot.failing = True
+        armed.set()
+
+    db.append_action = append_then_stall
+    loop.add_signal_handler(signal.SIGUSR1, arm)
     await service.restore()
     for spec in args.open:
         game, ai = spec.split(":")
@@ -91,7 +138,7 @@ async def run(args: argparse.Namespace) -> None:
         event("drive", table=table.id, epoch=service.leases.epochs.get(table.id), version=0)
 
     stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
     event("ready")
     await stop.wait()
     await close_service(service)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import random
 import time
 from types import SimpleNamespace
@@ -128,6 +129,13 @@ def seed_deals(bot, name: str) -> None:
 
 
 def emit_component(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None):
+    record, payload = component_payload(env, actor, message, cid, values=values)
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return record
+
+
+def component_payload(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None):
+    """A click's record and its INTERACTION_CREATE payload, not sent yet."""
     backend = env.backend
     stored = backend.get_message(message.channel.id, message.id)
     guild = getattr(actor, "guild", None)
@@ -139,8 +147,14 @@ def emit_component(env, actor, message: discord.Message, cid: str, *, values: li
         guild_id=guild.id if guild is not None else None, user_id=actor.id, data=data)
     payload["message"] = dict(serializers.message_payload(backend, stored))
     record.source_message_id = stored.id
-    backend.emit("INTERACTION_CREATE", payload)
-    return record
+    return record, payload
+
+
+def deliver_to(env, bot, payload: dict) -> None:
+    """Gateway event ``payload`` (INTERACTION_CREATE) delivered to ``bot``'s process whatever its
+    shard: Discord delivering one interaction twice (to two processes, around a reconnect)."""
+    with env._bot_scope():
+        bot._connection.parsers["INTERACTION_CREATE"](copy.deepcopy(payload))
 
 
 def private_texts(result: InteractionResult) -> list[str]:

@@ -3,8 +3,8 @@
 
 The leases, adoption and failover tests drive tables whose seats are AI (or people whose turns
 time out), so nothing clicks: Discord only receives what the tables show. Every post gets a
-new id and every edit or delete succeeds; each is recorded in ``calls`` (and handed to
-``on_call``, which the failover worker writes to its log). Pictures are not drawn
+new id and every edit or delete succeeds (unless ``failing``); each is recorded in ``calls``
+(and handed to ``on_call``, which the failover worker writes to its log). Pictures are not drawn
 (``quiet_pictures``): what is shown is not what these tests look at.
 """
 
@@ -31,11 +31,16 @@ class StubDiscord:
         self.config = config
         self.calls: list[dict] = []
         self.on_call = on_call
+        self.failing = False  # Discord unreachable: every call fails (and is recorded as "refused")
 
     def record(self, **call: Any) -> None:
+        if self.failing:
+            call = {**call, "op": "refused", "what": call["op"]}
         self.calls.append(call)
         if self.on_call is not None:
             self.on_call(call)
+        if self.failing:
+            raise ConnectionError("Discord cannot be reached (stub)")
 
     def get_channel(self, channel_id: int) -> None:
         return None
@@ -108,7 +113,7 @@ async def headless_service(database: str, name: str, on_call: Callable[[dict], N
     with every game and the stub Discord; its tables are restored (``restore``) by the caller."""
     config = load(**{"database": database, "instance_name": name, "ai_delay_seconds": 0, "table_edit_seconds": 0,
                      "rest_calls_per_second": 1e6, **overrides})
-    db = await Database.open(database)
+    db = await Database.open(database, lock_seconds=config.lease_seconds / 2)  # as the bot opens it
     service = TableService(StubDiscord(config, on_call), db)
     for ui in game_uis():
         service.register(ui)

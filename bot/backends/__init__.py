@@ -25,14 +25,35 @@ def is_postgres(database: str) -> bool:
     return database.startswith(POSTGRES_SCHEMES)
 
 
-async def open_backend(database: str):
+async def open_backend(database: str, *, lock_seconds: float | None = None):
+    """``lock_seconds`` (PostgreSQL): the longest a session may keep a transaction idle (its
+    process stalled) or wait for a lock before the server ends it (see PostgresBackend.open)."""
     if is_postgres(database):
         from .postgres import PostgresBackend
 
-        return await PostgresBackend.open(database)
+        return await PostgresBackend.open(database, lock_seconds=lock_seconds)
     from .sqlite import SqliteBackend
 
     return await SqliteBackend.open(database)
+
+
+def database_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database failing (unreachable, restarting, timing out, refusing a
+    write) rather than a bug: what a person is told to retry in a moment."""
+    import sqlite3
+
+    import aiohttp
+
+    if isinstance(exc, aiohttp.ClientError):  # Discord's connection, not the database's
+        return False
+    failures: tuple[type[BaseException], ...] = (OSError, TimeoutError, sqlite3.Error)
+    try:
+        import asyncpg
+    except ImportError:  # SQLite only
+        pass
+    else:
+        failures += (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
+    return isinstance(exc, failures)
 
 
 class Row(tuple):

@@ -94,9 +94,18 @@ class PostgresBackend:
         self._held: dict[asyncio.Task, asyncpg.Connection] = {}
 
     @classmethod
-    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> "PostgresBackend":
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE, lock_seconds: float | None = None) -> "PostgresBackend":
+        """``lock_seconds``: a transaction left idle that long (its process stalled, frozen, cut
+        off in mid-transaction) is ended by the server, and a statement that waits that long for
+        a lock fails (the caller retries), so that no stalled process holds the locks of a
+        table's lease (a fenced write's share lock) past it: adoption keeps its promise."""
+        settings = {}
+        if lock_seconds is not None:
+            millis = str(max(1, int(lock_seconds * 1000)))
+            settings = {"idle_in_transaction_session_timeout": millis, "lock_timeout": millis}
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, command_timeout=COMMAND_TIMEOUT,
-                                         init=cls._init_connection, reset=cls._keep_session)
+                                         init=cls._init_connection, reset=cls._keep_session,
+                                         server_settings=settings)
         return cls(url, pool)
 
     @staticmethod
@@ -133,6 +142,7 @@ class PostgresBackend:
     async def lock_schema(self) -> None:
         """Inside the migration's transaction: one process migrates at a time (the others
         wait, then find the work done)."""
+        await self.execute("SET LOCAL lock_timeout = 0")  # another process's migration may be long
         await self.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
         await self.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
 

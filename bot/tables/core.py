@@ -12,7 +12,8 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
-from bot.backends import is_postgres
+from bot.i18n import _
+from bot.backends import database_failure, is_postgres
 from bot.db import Database, LeaseLost
 
 from .adapter import GameUI
@@ -44,6 +45,11 @@ _DONE: Any = _Done()
 
 class Refused(Exception):
     """A click that changes nothing; the message is shown privately to the clicker."""
+
+
+def unreachable_text() -> str:
+    """The private answer to an interaction the database failed (nothing changed)."""
+    return _("The bot cannot reach its database right now, so nothing changed. Please try again in a moment.")
 
 
 def now() -> float:
@@ -89,6 +95,7 @@ class ServiceCore:
         self._adopting: dict[int, asyncio.Future] = {}
         self._scanning: asyncio.Task | None = None  # adopting the orphaned tables
         self._raw: Any = None  # the payloads of the clicks received (a routed click carries its own)
+        self.unsettled: set[int] = set()  # games over whose settlement is still being retried here
 
 
     # ---- languages
@@ -96,12 +103,18 @@ class ServiceCore:
         """The language to answer a person in: the one he chose with /settings, else his Discord
         client's (which is remembered: his DMs speak it)."""
         user_id = interaction.user.id
-        known = await self._user_language(user_id)
-        if known is not None and known[1]:
-            return known[0]
         seen = i18n.normalize(str(interaction.locale.value) if interaction.locale else None)
-        if known is None or known[0] != seen:
-            await self.remember_language(user_id, seen, chosen=False)
+        try:
+            known = await self._user_language(user_id)
+            if known is not None and known[1]:
+                return known[0]
+            if known is None or known[0] != seen:
+                await self.remember_language(user_id, seen, chosen=False)
+        except Exception as exc:
+            if not database_failure(exc):
+                raise
+            # the database is away: answered in his client's language all the same
+            log.info("the language of user %s could not be read or remembered (%r)", user_id, exc)
         return seen
 
     async def dm_language(self, user_id: int) -> str:
@@ -180,6 +193,20 @@ class ServiceCore:
     @staticmethod
     async def reply(interaction: discord.Interaction, text: str) -> None:
         await ServiceCore.respond(interaction, content=text, ephemeral=True)
+
+    @staticmethod
+    async def answer_privately(interaction: discord.Interaction, text: str) -> None:
+        """:meth:`reply`, for an answer that changes nothing (a refusal, the database away):
+        if Discord refuses it too there is nothing left to tell, so it is noted once, quietly."""
+        try:
+            await ServiceCore.reply(interaction, text)
+        except discord.HTTPException as exc:
+            log.info("interaction %s: the private answer %r was refused too (%r)", interaction.id, text[:40], exc)
+
+    async def database_away(self, interaction: discord.Interaction, exc: BaseException) -> None:
+        """An interaction the database failed: nothing changed, and the person is told so."""
+        log.warning("interaction %s: the database failed (%r); answered that it is away", interaction.id, exc)
+        await self.answer_privately(interaction, unreachable_text())
 
     @staticmethod
     async def respond(interaction: discord.Interaction, **kwargs: Any) -> None:

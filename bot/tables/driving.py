@@ -36,6 +36,7 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
+from bot.db import LeaseLost
 from bot.i18n import _
 
 from .controls import PREFIX, parse
@@ -219,6 +220,29 @@ class DriveFlow(ShowFlow):
                 return None
             # another process adopted it meanwhile: route to it
         raise Refused(_("That could not be saved, so nothing changed. Please try again."))
+
+    async def _first_delivery(self, interaction: discord.Interaction, table: Table) -> Table | None:
+        """A click this process received for a table it drives: recorded, under the table's
+        lease, before it is applied. The table to apply it to; None when it is applied
+        elsewhere: recorded before (the same interaction routed here by another process: applied
+        as such, once, since its claim succeeds once), or the table is another process's now
+        (it stalled here unnoticed; the click is routed to the new driver, never answered here)."""
+        try:
+            with self._fenced(table):
+                first = await self.db.record_click(interaction.id, self.leases.lease(table.id))
+        except LeaseLost:
+            log.info("table %s: click %s came after the table moved to another process", table.id, interaction.id)
+            found = await self.find_driver(interaction, table.id)
+            if found is ROUTED:
+                return None
+            if found is None:
+                raise Refused(_("This table is closed."))
+            return await self._first_delivery(interaction, found)  # free, and adopted back
+        if first:
+            return table
+        log.info("table %s: interaction %s reached this process twice; applied once", table.id, interaction.id)
+        await self._apply_routed(interaction.id, table.id)
+        return None
 
     async def _route(self, interaction: discord.Interaction, table_id: int, holder: str) -> None:
         payload = self._raw.pop(interaction.id) if self._raw is not None else None

@@ -16,33 +16,41 @@ from .core import ServiceCore, log
 from .model import Seat, Table
 from .retry import retry_delay
 
-#: Failed attempts to settle a game before its table finishes anyway (nobody stays stuck at
-#: it; its result says the chips will be recorded): the attempts go on at the same backoff.
-SETTLE_PATIENCE = 4
+#: How long a game's result waits for its settlement (to say whether the chips are recorded).
+SETTLE_WAIT_SECONDS = 1.0
+
+
+def unrecorded_note() -> str:
+    """What the table and the result say of a game whose settlement is still being retried."""
+    return "⚠️ " + _("The chips of this game could not be recorded yet; they will be.")
 
 
 class EndFlow(ServiceCore):
     """Settlement and result of finished games."""
 
     async def _finish(self, table: Table) -> None:
-        """Settle the finished game (retried until it is written), then show its result."""
+        """Show the finished game's result at once, whatever the database does: settle it (one
+        attempt here; a settlement that fails goes on behind, and the result says the chips will
+        be recorded), show the result, then save that the table finished (retried until it is)."""
         async with table.lock:
             if table.status != "playing" or table.state is None or not table.state.is_over or table.finishing:
                 return
             table.finishing = True
         game_id = table.game_id
         # Outside the lock: a game that is over changes no more, and clicks and refreshes must
-        # not wait for a settlement that is being retried.
-        try:
-            failures = await self._settle_patiently(table)
-        except LeaseLost:
+        # not wait for a settlement that is being retried. The result waits a moment for the
+        # settlement (to say whether the chips are recorded), never longer: a database that is
+        # slow or refuses writes settles it behind the result.
+        self.unsettled.add(game_id)  # until the settlement says otherwise
+        attempt = self._spawn(self._settle_first(table, game_id), f"settle-{game_id}", table)
+        if not attempt.done():
+            await asyncio.wait({attempt}, timeout=SETTLE_WAIT_SECONDS)
+        if table.dropped:
+            self.unsettled.discard(game_id)
             return  # another process drives the table now, and settles the game
-        if failures:
-            # Chips are never guessed: the game stays unsettled in the database and is settled
-            # by a task that keeps trying (and at the next start); the table finishes meanwhile.
-            with i18n.language(table.language):
-                table.log.append("⚠️ " + _("The chips of this game could not be recorded yet; they will be."))
-            self._spawn(self._settle_later(table, game_id, failures), f"settle-{game_id}", table)
+        self._show_new_rounds(table)
+        self._show_result(table, game_id, table.rounds_done())
+        self.request_refresh(table)
         failures = 0
         while not table.dropped:
             try:
@@ -51,31 +59,31 @@ class EndFlow(ServiceCore):
                     table.status = "finished"
                     table.finishing = False
                 break
+            except LeaseLost:
+                return
             except Exception:
                 failures += 1
                 delay = retry_delay(failures)
                 log.exception("table %s: finishing could not be saved; trying again in %.0f s", table.id, delay)
                 await asyncio.sleep(delay)
-        self._show_new_rounds(table)
-        self._show_result(table, game_id, table.rounds_done())
         self.request_refresh(table)
 
-    async def _settle_patiently(self, table: Table) -> int:
-        """Settle the table's game, trying SETTLE_PATIENCE times: 0 once written, else the
-        failures so far (LeaseLost: another process drives the table, and settles it)."""
-        for failures in range(1, SETTLE_PATIENCE + 1):
-            try:
-                await self._settle(table)
-                return 0
-            except LeaseLost:
-                raise
-            except Exception:
-                delay = retry_delay(failures)
-                log.warning("settling game %s failed (attempt %d)%s", table.game_id, failures,
-                            f"; trying again in {delay:.0f} s" if failures < SETTLE_PATIENCE else "", exc_info=True)
-                if failures < SETTLE_PATIENCE:
-                    await asyncio.sleep(delay)
-        return SETTLE_PATIENCE
+    async def _settle_first(self, table: Table, game_id: int) -> None:
+        """The first attempt to settle a finished game; if it fails, the table says so and the
+        settlement goes on behind (chips are never guessed: the game stays unsettled in the
+        database until it is written, by a task that keeps trying, or at the next start)."""
+        try:
+            await self._settle(table)
+        except LeaseLost:
+            return  # another process drives the table now (it stopped here), and settles the game
+        except Exception:
+            log.warning("settling game %s failed; trying again in the background", game_id, exc_info=True)
+            with i18n.language(table.language):
+                table.log.append(unrecorded_note())
+            self.request_refresh(table)
+            self._spawn(self._settle_later(table, game_id, 1), f"settle-later-{game_id}", table)
+        else:
+            self.unsettled.discard(game_id)
 
     async def _settle_later(self, table: Table, game_id: int, failures: int) -> None:
         """Go on settling a finished game (the table may have moved on to another game)."""
@@ -84,11 +92,15 @@ class EndFlow(ServiceCore):
             failures += 1
             row = await self.db.get_game(game_id)
             if row is not None and row["status"] == "finished":
+                self.unsettled.discard(game_id)
                 return
             played = await self._game_shown(table, game_id)
             try:
                 await self._settle(played[0])
+                self.unsettled.discard(game_id)
                 return
+            except LeaseLost:
+                raise
             except Exception:
                 log.exception("game %s still cannot be settled", game_id)
 

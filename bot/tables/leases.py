@@ -73,6 +73,23 @@ class Leases:
         renewed = self.renewed.get(table_id)
         return renewed is None or self._now() - renewed < self.seconds * SHOW_FRACTION
 
+    async def vouch(self, table_id: int) -> bool:
+        """Whether this process may speak for the table on Discord right now, asked right before
+        each call: :meth:`may_show` by its own clock, and then the database, whose clock saw
+        every stall this process's clock may not have (a paused VM, a suspended host): the
+        lease is still this process's, with at least a third of its length left (the margin for
+        the call on its way). The database away, or the table another's: held back."""
+        if not self.enabled or table_id not in self.epochs:
+            return True  # (a table closed here shows its last word; nobody adopts it)
+        if not self.may_show(table_id):
+            return False
+        try:
+            left = await self.db.lease_left(Lease(table_id, self.holder, self.epochs[table_id]))
+        except Exception as exc:
+            log.info("table %s: the lease could not be checked (%r); its messages wait", table_id, exc)
+            return False
+        return left is not None and left > self.seconds * (1 - SHOW_FRACTION)
+
     async def take(self, table_id: int) -> bool:
         """Take the table's lease (free, expired, or ours from a previous life); False when
         another live process holds it. Always True on SQLite."""
@@ -95,14 +112,17 @@ class Leases:
         held = dict(self.epochs)
         sent = self._now()
         try:
-            kept = await self.db.renew_leases(self.holder, held, self.seconds)
+            renewed, busy = await self.db.renew_leases(self.holder, held, self.seconds)
         except Exception:
             log.warning("renewing %d leases failed", len(held), exc_info=True)
-            kept = {table for table in held if self._now() - self.renewed.get(table, sent) < self.seconds}
-        else:
-            for table in kept:
-                if self.epochs.get(table) == held[table]:
-                    self.renewed[table] = sent
+            renewed, busy = set(), set(held)
+        for table in renewed:
+            if self.epochs.get(table) == held[table]:
+                self.renewed[table] = sent
+        if busy:
+            log.info("%d leases not renewed this time (their rows are locked)", len(busy))
+        # a lease not renewed now still holds until ``seconds`` after its last renewal
+        kept = renewed | {table for table in busy if self._now() - self.renewed.get(table, sent) < self.seconds}
         lost = {table for table in held if table not in kept and self.epochs.get(table) == held[table]}
         for table in lost:
             self.forget(table)

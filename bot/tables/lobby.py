@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.backends import database_failure
 from bot.db import LeaseLost
 from bot.i18n import _, ngettext, pgettext
 
@@ -27,7 +28,15 @@ class LobbyFlow(ShowFlow):
     async def open_lobby(self, interaction: discord.Interaction, game: str, **given: Any) -> None:
         """``/<game> new``: ``given`` holds the command's options, None where not given."""
         with i18n.language(await self.language_of(interaction)):
-            await self._open_lobby(interaction, game, given)
+            try:
+                await self._open_lobby(interaction, game, given)
+            except Exception as exc:
+                if not database_failure(exc):
+                    raise
+                if interaction.response.is_done():  # the lobby is shown, and driven here
+                    log.warning("a lobby was opened, but remembering its message failed (%r)", exc)
+                else:
+                    await self.database_away(interaction, exc)
 
     async def _open_lobby(self, interaction: discord.Interaction, game: str, given: dict[str, Any]) -> None:
         ui = self.uis[game]
@@ -374,6 +383,8 @@ class LobbyFlow(ShowFlow):
         if table.seat_of(interaction.user.id) is None:
             raise Refused(_("Only the players of this table can ask for a rematch."))
         async with table.lock:
+            if table.finishing:  # its result is shown, but that it finished is not saved yet
+                raise Refused(_("The end of this game is still being saved. Please try again in a moment."))
             if table.status != "finished":
                 raise Refused(_("A rematch is already open."))
             seats = list(table.seats)

@@ -16,6 +16,7 @@ confirmed, message by message.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import logging
 from dataclasses import dataclass
@@ -102,7 +103,8 @@ class Presenter:
     """Pushes the dirty slots of one table, one message at a time, in order of urgency."""
 
     def __init__(self, name: str, bot: discord.Client, budget: Budget, clock: Callable[[], float],
-                 spawn: Callable[[Any, str], asyncio.Task], may_show: Callable[[], bool] = lambda: True) -> None:
+                 spawn: Callable[[Any, str], asyncio.Task],
+                 may_show: Callable[[], bool | Awaitable[bool]] = lambda: True) -> None:
         self.name = name
         self.bot = bot
         self.budget = budget
@@ -113,6 +115,7 @@ class Presenter:
         self.closed = False
         self._task: asyncio.Task | None = None
         self._sleeper: asyncio.Task | None = None  # the presenter task while it sleeps towards a frame
+        self._pushing = False  # a message is being built or sent
 
     # ---------------------------------------------------------------- what callers use
     def add(self, slot: Slot) -> Slot:
@@ -154,8 +157,8 @@ class Presenter:
             self._task.cancel()
 
     def pending(self) -> bool:
-        """Whether some message still waits to be shown."""
-        return any(slot.dirty and not slot.done for slot in self.slots.values())
+        """Whether some message still waits to be shown (or is on its way)."""
+        return self._pushing or any(slot.dirty and not slot.done for slot in self.slots.values())
 
     # ------------------------------------------------------------------- the presenter
     def _kick(self) -> None:
@@ -220,6 +223,7 @@ class Presenter:
                     if self._sleeper is asyncio.current_task():
                         self._sleeper = None
                 continue
+            self._pushing = True
             try:
                 await self._push(slot)
             except asyncio.CancelledError:
@@ -229,6 +233,8 @@ class Presenter:
                 await asyncio.sleep(HELD_BACK_SECONDS)
             except Exception as exc:  # noqa: BLE001 - every failure is retried, none may stop the table
                 self._failed(slot, exc)
+            finally:
+                self._pushing = False
 
     def _failed(self, slot: Slot, exc: BaseException) -> None:
         slot.failures += 1
@@ -280,10 +286,13 @@ class Presenter:
         """Right before a call to Discord: a token of the global budget (waiting for it if need
         be), and the word that this process still speaks for the table."""
         await self.budget.spend(self.name)
-        self._vouched()
+        await self._vouched()
 
-    def _vouched(self) -> None:
-        if not self.may_show():
+    async def _vouched(self) -> None:
+        allowed = self.may_show()
+        if inspect.isawaitable(allowed):  # (it asks the database)
+            allowed = await allowed
+        if not allowed:
             raise HeldBack(self.name)
 
     async def _delete(self, slot: Slot) -> None:
@@ -373,7 +382,7 @@ class Presenter:
         if draft.attachment is None and slot.attachment_key is not None:
             kwargs["attachments"] = []  # the picture is gone
         if through is not None:
-            self._vouched()
+            await self._vouched()
             await through.edit_original_response(**kwargs)
         else:
             await self._spend()

@@ -14,6 +14,7 @@ import discord
 
 from . import messages
 from bot import i18n
+from bot.backends import database_failure
 from bot.i18n import _
 
 from .controls import ControlId
@@ -38,29 +39,41 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
         # table's; his DMs, his own
         with i18n.language(await self.language_of(interaction)):
             try:
-                if control is None:
-                    raise Refused(_("That control is not valid."))
-                table = self.tables.get(control.table_id)
-                if table is None and self.leases.enabled:
-                    if routed:  # it left this process on the way
-                        raise Refused(_("That could not be saved, so nothing changed. Please try again."))
-                    table = await self.find_driver(interaction, control.table_id)
-                    if table is ROUTED:
-                        return
-                if table is None:
-                    raise Refused(_("This table is closed."))
-                if control.kind == "lobby":
-                    await self._lobby_click(interaction, table, control.key)
-                elif control.kind == "table":
-                    await self._table_click(interaction, table, control.key)
-                else:
-                    await self._play_click(interaction, table, control, values)
+                await self._handle(interaction, control, values, routed=routed)
             except Refused as refusal:
-                await self.reply(interaction, str(refusal))
+                await self.answer_privately(interaction, str(refusal))
             except discord.HTTPException:
                 # answering failed (Discord refused or timed out): what the click changed is
                 # saved, and the outbox shows it
                 log.warning("answering a click failed", exc_info=True)
+            except Exception as exc:
+                if not database_failure(exc):
+                    raise
+                await self.database_away(interaction, exc)
+
+    async def _handle(self, interaction: discord.Interaction, control: ControlId | None, values: list[str],
+                      *, routed: bool) -> None:
+        if control is None:
+            raise Refused(_("That control is not valid."))
+        table = self.tables.get(control.table_id)
+        if table is None and self.leases.enabled:
+            if routed:  # it left this process on the way
+                raise Refused(_("That could not be saved, so nothing changed. Please try again."))
+            table = await self.find_driver(interaction, control.table_id)
+            if table is ROUTED:
+                return
+        if table is None:
+            raise Refused(_("This table is closed."))
+        if self.leases.enabled and not routed:
+            table = await self._first_delivery(interaction, table)
+            if table is None:
+                return
+        if control.kind == "lobby":
+            await self._lobby_click(interaction, table, control.key)
+        elif control.kind == "table":
+            await self._table_click(interaction, table, control.key)
+        else:
+            await self._play_click(interaction, table, control, values)
 
     async def _table_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
         seat = table.seat_of(interaction.user.id)

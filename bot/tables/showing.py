@@ -16,6 +16,7 @@ from rendering.table import render_rows_async
 
 from . import messages
 from .core import ServiceCore, log
+from .ending import unrecorded_note
 from .model import Seat, Table
 from .outbox import INTERACTION_EDIT_SECONDS, Attachment, Draft, Presenter, Slot
 
@@ -34,7 +35,7 @@ class ShowFlow(ServiceCore):
             table.presenter = Presenter(f"table {table.id}", self.bot, self.budget,
                                         asyncio.get_running_loop().time,
                                         lambda coro, name: self._spawn(coro, name, table),
-                                        may_show=lambda: self.leases.may_show(table.id))
+                                        may_show=lambda: self.leases.vouch(table.id))
         return table.presenter
 
     def request_refresh(self, table: Table) -> None:
@@ -386,6 +387,8 @@ class ShowFlow(ServiceCore):
             names = played.names()
             with i18n.language(table.language):
                 embed = messages.result_embed(played, ui, outcome, names)
+                if game_id in self.unsettled:  # the chips shown are recorded later
+                    embed.description = f"{embed.description}\n\n{unrecorded_note()}".strip()
                 controls = messages.table_view(table, rematch=True)
                 rows = ui.result_rows(state.view(None), played.raw_names(), messages.settlement(played, outcome))
                 title = _("{game} · table #{table} · game {number} — result").format(

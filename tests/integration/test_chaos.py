@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chaos import ChaosConfig, run_seed
+from tests.chaos import MENU, ChaosConfig, _kind, run_seed
 
 SEEDS = [(1, 6.0), (2, 0.0), (3, 0.0)]  # (seed, seconds the database lock is held)
 
@@ -18,3 +18,14 @@ async def test_chaos(seed, lock_seconds, tmp_path):
     report = await run_seed(ChaosConfig(seed=seed, db_lock_seconds=lock_seconds), tmp_path)
     assert report.stats["clicks"] > 100 and report.stats["restarts"] == 1, report.summary()
     assert not report.violations, report.summary()
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("POST", "/interactions/1/tok/callback"), ("GET", "/webhooks/1/tok/messages/@original"),
+    ("PATCH", "/webhooks/1/tok/messages/@original"), ("DELETE", "/webhooks/1/tok/messages/@original"),
+    ("POST", "/webhooks/1/tok"), ("POST", "/users/@me/channels"), ("POST", "/channels/2/messages"),
+    ("PATCH", "/channels/2/messages/3"), ("DELETE", "/channels/2/messages/3"), ("GET", "/channels/2/messages/3"),
+    ("POST", "/channels/2/messages/3/threads"), ("GET", "/channels/2"), ("PUT", "/channels/2/pins/3")])
+def test_every_call_the_bot_makes_has_its_faults(method, path):
+    """A call whose kind has no entry would reach the bot as a KeyError, not a Discord error."""
+    assert _kind(method, path) in MENU

@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from tests.databases import PostgresServer, required_bindir
-from tests.simhelpers import until
+from tests.simhelpers import (Players, attach_shard_process, buttons, dm, play_channel, private_texts, shard_guild_id,
+                              start_table, until)
 from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
 
 LEASE = 2.0
@@ -72,3 +75,83 @@ async def test_a_database_restart_mid_game_loses_no_table(monkeypatch):
         if service is not None:
             await close_service(service)
         server.stop()
+
+
+# ------------------------------------------------------------ every interaction answered
+
+@pytest.fixture
+def postgres_server():
+    """This module's tests halt their server: one of their own, not the session's."""
+    server = PostgresServer(required_bindir())
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def simcord_bot(bot_factory):
+    return bot_factory(instance_name="a", lease_seconds=60)
+
+
+AWAY = "cannot reach its database"
+
+
+def answered_privately(result, *texts: str) -> str:
+    """The one private answer of an interaction (it must say one of ``texts``)."""
+    (said,) = private_texts(result)
+    assert result.ephemeral and any(text in said for text in texts), said
+    return said
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_every_interaction_is_answered_while_the_database_is_away(simcord_env, bot_factory, postgres_server):
+    """The server halted under two processes (a: shard 0, every DM; b: shard 1): commands,
+    lobby clicks, table clicks, hand clicks in a DM on a table of b's, while the tables are
+    still driven and after they were let go: each gets a private answer, nothing changes."""
+    env = simcord_env
+    a = env.bot
+    b = bot_factory(instance_name="b", lease_seconds=60)
+    await attach_shard_process(env, b)
+    here = await start_table(env, "phom", 1, 1, seed=1, guild_id=shard_guild_id(0))
+    there = await start_table(env, "phom", 1, 1, seed=2, guild_id=shard_guild_id(1), bot=b)
+    lan, minh = here.members[0], there.members[0]
+    (mine,) = a.tables.tables.values()
+    (theirs,) = b.tables.tables.values()
+    lobbies = Players(env, 2, names=("duc", "hoa"), guild_id=shard_guild_id(0, 2))
+    duc, hoa = lobbies.members
+    await duc.slash(lobbies.channel, "phom new")
+    lobby = lobbies.channel.last_message
+    table_message = next(m for m in reversed(play_channel(here).history()) if "My hand" in buttons(m))
+    before = (mine.version, theirs.version, [s.user_id for s in a.tables.tables[max(a.tables.tables)].seats])
+
+    postgres_server.halt()
+    try:
+        # still driven here (the clicks are recorded under the lease first): each says the database is away
+        answered_privately(await hoa.slash(lobbies.channel, "phom new"), AWAY)
+        answered_privately(await minh.user.click(dm(minh), label="Auto-arrange"), AWAY)  # routed: b's table
+        answered_privately(await hoa.click(lobby, label="Join"), AWAY)
+        answered_privately(await lan.slash(here.channel, "balance"), AWAY)
+        answered_privately(await lan.slash(here.channel, "settings notify", how="off"), AWAY)
+
+        # no renewal reaches the server: after the lease, neither process drives a table
+        await env.advance_time(80)
+        assert a.tables.driven_count() == b.tables.driven_count() == 0
+        answered_privately(await lan.user.click(dm(lan), label="Auto-arrange"), AWAY)
+        answered_privately(await lan.click(table_message, label="My hand"), AWAY)
+        answered_privately(await hoa.click(lobby, label="Join"), AWAY)
+        answered_privately(await minh.user.click(dm(minh), label="Auto-arrange"), AWAY)
+        assert (mine.version, theirs.version) == before[:2], "nothing changed"
+    finally:
+        postgres_server.start()
+
+    async def back() -> bool:
+        try:
+            return a.tables.driven_count() + b.tables.driven_count() == 3
+        finally:
+            await env.advance_time(20)
+
+    await until("the tables driven again", back, 30)
+    lobby_row = await a.db.get_table(max(a.tables.tables) if a.tables.tables else 0)
+    assert lobby_row is None or [s["user_id"] for s in json.loads(lobby_row["seats"])] == before[2]

@@ -39,12 +39,12 @@ OPENS = {"w1": ["phom:4", "chan:4"], "w2": ["chinchon:3", "concan:3"], "w3": ["t
 
 
 class Worker:
-    def __init__(self, name: str, url: str, folder: Path, opens: list[str]) -> None:
+    def __init__(self, name: str, url: str, folder: Path, opens: list[str], *extra: str) -> None:
         self.name = name
         self.events_path = folder / f"{name}.jsonl"
         self.log_path = folder / f"{name}.log"
         command = [sys.executable, "-m", "tests.failover_worker", url, name, str(self.events_path),
-                   "--lease", str(LEASE), "--ai-delay", "0.06", *[f"--open={o}" for o in opens]]
+                   "--lease", str(LEASE), "--ai-delay", "0.06", *[f"--open={o}" for o in opens], *extra]
         env = {**os.environ, "PYTHONPATH": str(ROOT), "CHIEU_CONFIG": str(ROOT / "tests" / "empty_config.toml")}
         self.log = open(self.log_path, "wb")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
@@ -106,6 +106,7 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
         # 1. w1 dies: w2 and w3 adopt its tables once its leases expire
         w1.signal(signal.SIGKILL)
         took = await until("w1's tables adopted", lambda: _held_by_others(holders, of["w1"], {"w1"}), 4 * LEASE)
+        print(f"adopted {took:.2f} s after the kill")
         assert took <= LEASE + LEASE / 3 + 2.5, f"adopted {took:.1f} s after the kill (lease {LEASE} s)"
 
         # 2. w2 freezes past its lease: w3 adopts whatever w2 drives; thawed, w2 stops driving it
@@ -114,6 +115,7 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
         w2_tables = sorted(t for t, h in frozen.items() if h == "w2")
         took = await until("w2's tables adopted", lambda: _held_by_others(holders, w2_tables, {"w1", "w2"}),
                            4 * LEASE)
+        print(f"adopted {took:.2f} s after the freeze")
         assert took <= LEASE + LEASE / 3 + 2.5, f"adopted {took:.1f} s after the freeze (lease {LEASE} s)"
         w2.signal(signal.SIGCONT)
         thawed = time.time()
@@ -133,6 +135,9 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
         spoke = [e for e in events["w2"] if e["ev"] in ("post", "edit", "delete") and e["table"] in w2_tables
                  and e["at"] > thawed]
         assert not spoke, f"the thawed process showed nothing more of the tables it lost: {spoke[:3]}"
+        print("Discord calls for w2's tables after the thaw:",
+              {w: sum(1 for e in found if e["ev"] in ("post", "edit", "delete") and e.get("table") in w2_tables
+                      and e["at"] > thawed) for w, found in events.items()})
         await _check_every_game(db, events, w2_tables)
     finally:
         for w in workers.values():
@@ -140,6 +145,73 @@ async def test_killed_and_frozen_drivers_are_replaced_and_every_game_ends_once(p
                 w.stop()
         await db.close()
         await postgres_server.drop_database(name)
+
+
+async def test_a_driver_stalled_inside_a_fenced_write_with_a_frozen_clock_lets_go_in_time(postgres_server,
+                                                                                             tmp_path):
+    """w1 stops itself inside a fenced write (its lease row share-locked, the transaction
+    open), while Discord refuses its calls (its outbox has retries pending), and its clock does
+    not count the stall. w2 adopts its tables within lease × 4/3 (the server ends the stalled
+    transaction); thawed, w1 makes no Discord call for them: it asks the database first."""
+    name = await postgres_server.create_database()
+    url = postgres_server.url(name)
+    db = await Database.open(url)
+    workers: dict[str, Worker] = {}
+    try:
+        workers = {"w1": Worker("w1", url, tmp_path, ["phom:4", "chan:4"], "--frozen-clock"),
+                   "w2": Worker("w2", url, tmp_path, ["chinchon:3"])}
+        w1, w2 = workers.values()
+
+        async def holders() -> dict[int, str]:
+            return {r["table_id"]: r["holder"] for r in await db.fetchall("SELECT table_id, holder FROM leases")}
+
+        async def under_way() -> bool:
+            for w in workers.values():
+                assert w.process.poll() is None, f"{w.name} exited:\n{w.log_path.read_text()[-3000:]}"
+            played = {r["table_id"]: r["n"] for r in await db.fetchall(
+                "SELECT games.table_id, COUNT(*) AS n FROM actions JOIN games ON games.id = actions.game_id"
+                " GROUP BY games.table_id")}
+            return len(played) == 3 and all(n >= 3 for n in played.values())
+
+        await until("three tables under way", under_way, 60)
+        w1.signal(signal.SIGUSR1)
+
+        async def stalled() -> bool:
+            return any(e["ev"] == "stall" for e in w1.events())
+
+        await until("w1 stalled inside a fenced write", stalled, 20)
+        stall = next(e for e in w1.events() if e["ev"] == "stall")
+        mine = sorted(t for t, h in (await holders()).items() if h == "w1")
+        assert stall["table"] in mine and len(mine) == 2
+        assert any(e["ev"] == "refused" for e in w1.events()), "its outbox had retries pending"
+
+        await until("w1's tables adopted", lambda: _held_by_others(holders, mine, {"w1"}), 30)
+        takes = {e["table"]: e["at"] for e in w2.events() if e["ev"] == "drive" and e["table"] in mine}
+        took = max(takes.values()) - stall["at"]
+        assert took <= LEASE * 4 / 3 + 1.0, f"adopted {took:.2f} s after the stall (lease {LEASE} s)"
+        w1.signal(signal.SIGCONT)
+        await until("w1 thawed", lambda: _has(w1, "thaw"), 10)
+        await asyncio.sleep(8)  # its retries come due (5–7.5 s by its clock), its renewals run
+        for w in workers.values():
+            w.stop()
+
+        after = {w.name: [e for e in w.events() if e["ev"] in ("post", "edit", "delete", "refused")
+                          and e.get("table") in takes and e["at"] > takes[e["table"]]] for w in workers.values()}
+        print(f"adopted {took:.2f} s after the stall; Discord calls for the adopted tables after the takeover:",
+              {name: len(calls) for name, calls in after.items()})
+        assert after["w1"] == [], f"w1 spoke for tables it lost: {after['w1'][:3]}"
+        assert after["w2"], "w2 shows the tables it adopted"
+        assert {e["table"] for e in w1.events() if e["ev"] == "lost"} >= set(mine)
+    finally:
+        for w in workers.values():
+            if w.process.poll() is None:
+                w.stop()
+        await db.close()
+        await postgres_server.drop_database(name)
+
+
+async def _has(worker: Worker, ev: str) -> bool:
+    return any(e["ev"] == ev for e in worker.events())
 
 
 async def _held_by_others(holders, tables: list[int], dead: set[str]) -> bool:

@@ -36,7 +36,7 @@ async def services(database, monkeypatch):
     made = []
 
     async def make(name: str, **overrides):
-        service = await headless_service(database, name, lease_seconds=30, **overrides)
+        service = await headless_service(database, name, **{"lease_seconds": 30, **overrides})
         await service.restore()
         made.append(service)
         return service
@@ -55,14 +55,14 @@ async def test_one_holder_at_a_time_and_every_write_fenced(database):
         first = await db.take_lease(table, "a", 10)
         assert first is not None
         assert await db.take_lease(table, "b", 10) is None, "a live lease of another process stands"
-        assert await db.renew_leases("a", {table: first}, 10) == {table}
-        assert await db.renew_leases("b", {table: first}, 10) == set()
+        assert await db.renew_leases("a", {table: first}, 10) == ({table}, set())
+        assert await db.renew_leases("b", {table: first}, 10) == (set(), set())
         await db.append_action(game, 0, 0, "d", lease=Lease(table, "a", first))
 
         await expire(db, "a")
         second = await db.take_lease(table, "b", 10)
         assert second is not None and second > first
-        assert await db.renew_leases("a", {table: first}, 10) == set(), "a learns at its next renewal"
+        assert await db.renew_leases("a", {table: first}, 10) == (set(), set()), "a learns at its next renewal"
         with pytest.raises(LeaseLost):
             await db.append_action(game, 1, 0, "x", lease=Lease(table, "a", first))
         with pytest.raises(LeaseLost):
@@ -102,6 +102,57 @@ async def test_one_holder_at_a_time_and_every_write_fenced(database):
         assert (await db.get_table(table))["status"] == "playing"
     finally:
         await db.close()
+
+
+async def hold_share_lock(db: Database, table: int, released: asyncio.Event) -> None:
+    """What a fenced write in flight holds on the table's lease row (FOR SHARE), until ``released``."""
+    async with db.transaction():
+        await db.fetchone("SELECT 1 FROM leases WHERE table_id = ? FOR SHARE", (table,))
+        await released.wait()
+
+
+async def test_a_take_that_waited_for_a_write_installs_a_live_lease(database):
+    """A take waits for a write in flight on the lease; the lease it installs counts from when
+    it is written, not from when the take began (else it is expired already, and the next
+    process takes the table at once: several adoptions in a row)."""
+    db = await Database.open(database)
+    try:
+        table = await db.insert_table(guild_id=1, channel_id=2, game="phom", options={}, host_id=3, seats=[])
+        assert await db.take_lease(table, "a", 10) is not None
+        await expire(db, "a")
+        released = asyncio.Event()
+        writing = asyncio.create_task(hold_share_lock(db, table, released))
+        await asyncio.sleep(0.2)
+        taking = asyncio.create_task(db.take_lease(table, "b", 1))
+        await asyncio.sleep(1.5)  # longer than the lease the take asks for
+        assert not taking.done(), "the take waits for the write"
+        released.set()
+        await writing
+        assert await taking is not None
+        lease = await db.lease_of(table)
+        assert lease["holder"] == "b" and lease["live"], "the lease taken is live"
+        assert await db.take_lease(table, "c", 1) is None
+    finally:
+        await db.close()
+
+
+async def test_one_locked_lease_fails_over_only_its_own_table(services, database):
+    """A write of one table stuck while it holds its lease row: the renewal of the process's
+    other leases does not wait for it, so only that table may move elsewhere."""
+    a = await services("a", lease_seconds=1.5, ai_delay_seconds=30)
+    stuck, other = await open_table(a, "phom", ai=2), await open_table(a, "phom", ai=2)
+    outside = await Database.open(database)
+    released = asyncio.Event()
+    holding = asyncio.create_task(hold_share_lock(outside, stuck.id, released))
+    try:
+        await asyncio.sleep(2.5)  # more than the lease: renewals every 0.5 s meanwhile
+        assert not other.dropped and other.id in a.tables, "the other table's lease was renewed"
+        assert (await outside.lease_of(other.id))["live"]
+        assert a.leases.may_show(other.id)
+    finally:
+        released.set()
+        await holding
+        await outside.close()
 
 
 async def test_a_routed_click_is_claimed_once_and_only_by_the_driver(database):
@@ -226,6 +277,28 @@ async def test_a_stalled_driver_holds_its_messages_back(services):
     assert table.dropped and table.presenter.closed
     assert shown(a) == silent_since, "a never spoke for b's table"
     assert await b.db.hand_messages(adopted.game_id) == hands_of_b
+
+
+async def test_a_driver_whose_clock_missed_its_stall_says_nothing_after_the_takeover(services):
+    """A paused VM, a suspended host: the process's own clock did not count the stall, so by
+    it the lease was renewed a moment ago. It asks the database before it speaks: the table
+    is b's now, and a sends nothing more for it."""
+    a, b = await services("a"), await services("b")
+    table = await open_table(a, "phom", ai=1, people=1)
+    for _ in range(100):
+        if a.can_see_hand(table, 0) and not table.presenter.pending():
+            break
+        await asyncio.sleep(0.01)
+    assert not table.presenter.pending()
+    await expire(a.db, "a")  # a froze past its lease...
+    await beat(b)  # ... and b adopted the table meanwhile
+    assert table.id in b.tables and a.leases.may_show(table.id), "to a's clock, nothing happened"
+    silent_since = shown(a)
+    changed(a, table)
+    await asyncio.sleep(HELD_BACK_SECONDS + 0.3)
+    assert shown(a) == silent_since, "a sent nothing for b's table"
+    await beat(a)  # its renewal: the table is b's
+    assert table.dropped and shown(a) == silent_since
 
 
 async def test_a_clean_stop_gives_the_tables_up_at_once(services, database):
