@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.phom", "cogs.chan", "cogs.tusac", "cogs.chinchon", "cogs.concan", "cogs.stats", "cogs.rules",
               "cogs.about",
-              "cogs.settings")
+              "cogs.settings", "cogs.admin")
 
 
 class ChieuBot(commands.AutoShardedBot):

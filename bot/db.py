@@ -284,6 +284,27 @@ class Database(LeaseQueries):
         rows = await self.fetchall("SELECT * FROM notices WHERE table_id = ? ORDER BY message_id", (table_id,))
         return [(row["seat"], row["channel_id"], row["message_id"]) for row in rows]
 
+    # ---- server admins
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """What a server's admins set (``{}``: nothing, every default the config's)."""
+        row = await self.fetchone("SELECT settings FROM server_settings WHERE guild_id = ?", (guild_id,))
+        return {} if row is None else json.loads(row["settings"])
+
+    async def save_server_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self.execute("INSERT INTO server_settings (guild_id, settings) VALUES (?, ?) ON CONFLICT (guild_id)"
+                           " DO UPDATE SET settings = excluded.settings", (guild_id, json.dumps(settings)))
+
+    async def log_admin_action(self, guild_id: int, user_id: int, action: str, *, table_id: int | None = None,
+                               detail: str = "") -> None:
+        """One line of the server's audit log: who did what, when, to which table."""
+        await self.insert("INSERT INTO admin_log (guild_id, user_id, action, table_id, detail, at)"
+                          " VALUES (?, ?, ?, ?, ?, ?)", (guild_id, user_id, action, table_id, detail, now_iso()))
+
+    async def admin_log(self, guild_id: int, limit: int = 15) -> list[Row]:
+        """The server's last admin actions, newest first."""
+        return await self.fetchall("SELECT * FROM admin_log WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+                                   (guild_id, limit))
+
     async def tables_to_adopt(self, holder: str, finished_since: str) -> list[int]:
         """Open tables (as :meth:`open_tables` counts them) that no live process drives: no
         lease, an expired one, or one in ``holder``'s name (a previous life of this process)."""

@@ -164,12 +164,37 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX notices_table ON notices (table_id);
     """,
+    # server admins (issue #27): a server's settings (JSON), the log of every admin action, seasons
+    """
+    CREATE TABLE server_settings (
+        guild_id INTEGER PRIMARY KEY,
+        settings TEXT NOT NULL
+    );
+    CREATE TABLE admin_log (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        table_id INTEGER,
+        detail TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX admin_log_guild ON admin_log (guild_id, id);
+    CREATE TABLE seasons (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        started_by INTEGER NOT NULL
+    );
+    CREATE INDEX seasons_guild ON seasons (guild_id, started_at);
+    """,
 ]
 
 
 # Every table of the schema, each after the tables it references (the order a copy fills them in).
 TABLES = ("meta", "users", "tables", "games", "game_decks", "actions", "hand_messages", "settlements", "ledger",
-          "leases", "routed_clicks", "notices")
+          "leases", "routed_clicks", "notices", "server_settings", "admin_log", "seasons")
 
 
 def statements(script: str) -> list[str]:
