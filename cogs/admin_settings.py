@@ -68,15 +68,17 @@ def settings_embed(settings: dict[str, Any], config) -> discord.Embed:
             lines.append(_("{setting}: **{value}** (default)").format(setting=label, value=value))
     # the AI level of new tables comes here with issue #28
     embed = discord.Embed(title=_("Server settings"), colour=COLOUR, description="\n".join(lines))
-    embed.set_footer(text=_("Change them with the options of /admin settings. A table's own options still win."))
+    command = "/{} {}".format(pgettext("command name", "admin"), pgettext("command name", "settings"))
+    embed.set_footer(text=_("Change them with the options of {command}. A table's own options still win.").format(
+        command=command))
     return embed
 
 
 class SettingsCommands:
     """``/admin settings``, mixed into the /admin group."""
 
-    @app_commands.command(name="settings", description=N_("This server's defaults for new tables, its games and "
-                                                           "its game-master role (no option: show them)"))
+    @app_commands.command(name="settings", description=N_("Defaults for new tables, allowed games, game-master role "
+                                                           "(no option: show them)"))
     @app_commands.describe(
         language=N_("The language of new tables (default: their host's)"),
         stake=N_("The stake of new tables"),
@@ -85,7 +87,7 @@ class SettingsCommands:
         enable=N_("A game that may be opened here again"),
         disable=N_("A game that may not be opened here"),
         tables_in=N_("Whether new tables play in a thread of their own or in the channel itself"),
-        gm_role=N_("The game-master role: its members may use /admin (only admins may change it)"),
+        gm_role=N_("The game-master role: its members administer the bot too (only admins may change it)"),
         reset=N_("A setting back to its default (the game-master role: none)"))
     @app_commands.choices(
         language=[app_commands.Choice(name=name, value=code) for code, name in i18n.LANGUAGES.items()],
