@@ -12,6 +12,7 @@ from bot import i18n
 from bot.backends import database_failure
 from bot.db import LeaseLost
 from bot.i18n import _, ngettext, pgettext
+from bot.server_settings import server_defaults
 
 from .adapter import GameUI
 from .commands import common_options
@@ -43,6 +44,15 @@ class LobbyFlow(ShowFlow):
         cfg = self.config
         if interaction.guild is None:
             return await self.reply(interaction, _("Tables are opened in a server channel, not in DMs."))
+        # what this server's admins set (/admin settings) over the config's defaults
+        server = server_defaults(await self.db.server_settings(interaction.guild.id), cfg)
+        if game in server.disabled_games:
+            allowed = [other.game.title for name, other in self.uis.items() if name not in server.disabled_games]
+            return await self.reply(interaction, (_(
+                "This server's admins have turned {game} off here, so no table of it can be opened. Games open "
+                "here: {games}.") if allowed else _(
+                "This server's admins have turned {game} off here, so no table of it can be opened.")).format(
+                game=ui.game.title, games=", ".join(allowed)))
         # the database, not this process's tables: another process may drive some of the channel's
         open_here = await self.db.open_tables_in(interaction.channel_id)
         mine = next((t for t in open_here if t["status"] == "lobby" and t["host_id"] == interaction.user.id), None)
@@ -50,7 +60,7 @@ class LobbyFlow(ShowFlow):
             return await self.reply(interaction, _(
                 "You already have an open lobby here (table #{table}): start it or cancel it before opening "
                 "another.").format(table=mine["id"]))
-        if len(open_here) >= cfg.max_tables_per_channel:
+        if len(open_here) >= server.max_tables:
             return await self.reply(interaction, ngettext(
                 "This channel already has {n} open table.", "This channel already has {n} open tables.",
                 len(open_here)).format(n=len(open_here)))
@@ -65,12 +75,16 @@ class LobbyFlow(ShowFlow):
             if option.low is not None and not option.low <= value <= option.high:
                 return await self.reply(interaction, _("`{option}` must be {low}–{high}.").format(
                     option=pgettext("option name", option.name), low=option.low, high=option.high))
-        stake = cfg.default_stake if given.get("stake") is None else given["stake"]
+        # a table's own options win over the server's defaults, which win over the config's
+        stake = server.stake if given.get("stake") is None else given["stake"]
         options = {**ui.table_options(given, stake=stake), "stake": stake,
                    "seats": given.get("seats") or ui.game.max_players,
-                   "turn_seconds": given.get("turn_seconds") or cfg.default_turn_seconds,
-                   # the lobby and the table speak the host's language unless the table says otherwise
-                   "language": given.get("language") or i18n.current()}
+                   "turn_seconds": given.get("turn_seconds") or server.turn_seconds,
+                   # the lobby and the table speak the host's language unless the table or the
+                   # server says otherwise
+                   "language": given.get("language") or server.language or i18n.current()}
+        if not server.threads:
+            options["in_channel"] = True  # kept with the table: its start, rematches and restarts follow it
         host = Seat(interaction.user.id, interaction.user.display_name)
         table = await self.new_table(guild_id=interaction.guild.id, channel_id=interaction.channel_id, game=game,
                                      options=options, host=host, guild_name=interaction.guild.name)
@@ -360,8 +374,8 @@ class LobbyFlow(ShowFlow):
 
     async def _open_thread(self, table: Table, lobby_message: discord.Message) -> int | None:
         channel = lobby_message.channel
-        if not isinstance(channel, discord.TextChannel):
-            return None  # already in a thread, a DM or a voice chat: play right there
+        if not isinstance(channel, discord.TextChannel) or table.options.get("in_channel"):
+            return None  # already in a thread, a DM or a voice chat, or the server says so: play right there
         me = channel.guild.me
         try:
             allowed = me is not None and channel.permissions_for(me).create_public_threads

@@ -56,7 +56,7 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord
     ])
     options = {option.name: option for option in (LANGUAGE, *ui.lobby_options)}
     extra = [f"{_(options[key].label) if key in options else key} **{option_value(options.get(key), value)}**"
-             for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats"}]
+             for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats", "in_channel"}]
     if extra:
         embed.description += "\n" + " · ".join(extra)
     lines = [f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))]
