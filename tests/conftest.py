@@ -40,6 +40,23 @@ if os.environ.get("CHIEU_SIM_REAL_IDLE") != "1":
     Env._settle_internal = _fast_settle
 
 
+@pytest.fixture(scope="session", autouse=True)
+def warm_card_sprites() -> None:
+    """Every deck's sprites drawn once for the whole run (they are cached per process), before
+    the first bot starts: its own warm-up then takes milliseconds, not the seconds a loaded
+    machine needs, which overran SimCord's 5 s settle in whichever test came first."""
+    import importlib
+
+    from bot.app import EXTENSIONS
+    from bot.tables.commands import GameCog
+    from rendering import warm_sprites
+
+    cogs = [value for extension in EXTENSIONS for value in vars(importlib.import_module(extension)).values()
+            if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog]
+    for deck in sorted({deck for cog in cogs for deck in cog.ui_class().decks_used()}):
+        warm_sprites(deck)
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     """The SQLite file of a test on SQLite (``database`` is its path then)."""
