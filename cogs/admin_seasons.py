@@ -45,7 +45,7 @@ class SeasonCommands:
                 return await interaction.response.send_message(
                     _("This server already has a season named {name}.").format(name=safe_name(name)), ephemeral=True)
             text = _("Start season **{name}**? The board of {season} is posted here as its final board, and "
-                     "/leaderboard then counts the new season's games. No chips change: earlier seasons can "
+                     "the leaderboard then counts the new season's games. No chips change: earlier seasons can "
                      "still be shown.").format(name=safe_name(name), season=_season_text(now))
             view = discord.ui.View(timeout=None)
             view.add_item(button(AdminId(interaction.guild_id, "season", f"{now.id if now else 0}:{name}"),

@@ -150,6 +150,18 @@ def component_payload(env, actor, message: discord.Message, cid: str, *, values:
     return record, payload
 
 
+async def tampered_click(env, actor, message: discord.Message, cid: str) -> InteractionResult:
+    """A click on ``cid`` from a tampered client, which claims ``message`` carries that button
+    (Discord would not let it through; the bot does not trust it either): unlike a forged
+    click (:func:`click_many`), it reaches the control's own checks."""
+    record, payload = component_payload(env, actor, message, cid)
+    payload["message"]["components"] = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "?", "custom_id": cid}]}]
+    env.backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+    return InteractionResult(env, record)
+
+
 def deliver_to(env, bot, payload: dict) -> None:
     """Gateway event ``payload`` (INTERACTION_CREATE) delivered to ``bot``'s process whatever its
     shard: Discord delivering one interaction twice (to two processes, around a reconnect)."""

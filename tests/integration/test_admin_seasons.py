@@ -13,7 +13,7 @@ import pytest
 from bot import ledger, seasons
 from tests.databases import both_backends
 from tests.integration.test_admin import admin_command
-from tests.simhelpers import Players, click_many, custom_id, settle
+from tests.simhelpers import Players, click_many, custom_id, settle, tampered_click
 
 
 @pytest.fixture
@@ -131,12 +131,11 @@ async def test_refused_to_a_member_who_may_not_administer_and_nothing_changes(si
     assert refused.response.components == []
     assert await seasons.seasons(env.bot.db, gid) == [] and await env.bot.db.admin_log(gid) == []
 
-    # the admin's confirmation, clicked by lan (its custom id sent as Discord would): refused
+    # the admin's confirmation button, clicked by lan: refused too
     admin = players.admin()
     asked = await admin.slash(channel, "admin season start", name="Spring")
-    confirm = custom_id(asked.response, "Start the season")
     somewhere = await lan.send(channel, "hello")
-    (click,) = await click_many(env, [(lan, somewhere, confirm)])
+    click = await tampered_click(env, lan, somewhere, custom_id(asked.response, "Start the season"))
     assert click.ephemeral and "Only this server's admins" in click.response.content
     assert await seasons.seasons(env.bot.db, gid) == [] and await env.bot.db.admin_log(gid) == []
 
@@ -152,18 +151,20 @@ async def test_a_forged_button_or_one_from_another_server_changes_nothing(simcor
 
     there = await other_admin.send(elsewhere.channel, "hello")
     here = await admin.send(channel, "hello")
-    clicks = await click_many(env, [(other_admin, there, confirm),  # this server's button, in another
-                                    (admin, here, f"chieu:admin:{gid}:season:x:Spring"),
-                                    (admin, here, f"chieu:admin:{gid}:nothing:0:Spring"),
-                                    (admin, here, f"chieu:admin:{gid}:season")])
+    (forged,) = await click_many(env, [(admin, here, confirm)])  # not on the message: Discord's check
+    clicks = [forged,
+              await tampered_click(env, other_admin, there, confirm),  # this server's button, in another
+              await tampered_click(env, admin, here, f"chieu:admin:{gid}:season:x:Spring"),
+              await tampered_click(env, admin, here, f"chieu:admin:{gid}:nothing:0:Spring"),
+              await tampered_click(env, admin, here, f"chieu:admin:{gid}:season")]
     for click in clicks:
         assert click.ephemeral and click.response.content == "That control is not valid."
     for guild in (gid, elsewhere.guild.id):
         assert await seasons.seasons(env.bot.db, guild) == [] and await env.bot.db.admin_log(guild) == []
 
-    # the real click starts it; the same confirmation sent again (a second click) does nothing
+    # the real click starts it; the same confirmation clicked again does nothing
     await admin.click(asked.response, label="Start the season")
-    (again,) = await click_many(env, [(admin, here, confirm)])
+    again = await tampered_click(env, admin, here, confirm)
     assert again.response.content == "This server already has a season named Spring."
     assert [season.name for season in await seasons.seasons(env.bot.db, gid)] == ["Spring"]
     assert await season_log(env, gid) == ["Spring"]
