@@ -1,5 +1,6 @@
 """/balance, /leaderboard and /history: queries over the chip ledger of this server, answered
-in the asker's language."""
+in the asker's language. /leaderboard counts the server's current season (:mod:`bot.seasons`)
+unless asked for another or all time; /balance and /history are a player's whole record."""
 
 from __future__ import annotations
 
