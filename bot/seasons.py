@@ -78,7 +78,7 @@ async def start(db: Database, guild_id: int, name: str, user_id: int, *, after: 
         if not inserted:
             return None
         await db.log_admin_action(guild_id, user_id, "season", detail=name)
-    return await current(db, guild_id)
+    return named(await seasons(db, guild_id), name)
 
 
 def window_of(season: Season | None) -> Window:
