@@ -84,8 +84,21 @@ async def balance(db: Database, guild_id: int, user_id: int, *, game: str | None
     return Balance(row["chips"], row["ga"], row["games"], row["wins"])
 
 
-def _where(guild_id: int, game: str | None, period: str, now: datetime | None) -> tuple[str, list]:
-    """The ledger rows of this server (of one game, within the period), as SQL and its parameters."""
+@dataclass(frozen=True)
+class Window:
+    """A stretch of the ledger's time (a season: :mod:`bot.seasons`): the games settled from
+    ``since`` (included) until ``until`` (excluded); ``None``: from the first, or until now."""
+    since: str | None = None
+    until: str | None = None
+
+
+ALL_TIME = Window()
+
+
+def _where(guild_id: int, game: str | None, period: str, now: datetime | None,
+           window: Window = ALL_TIME) -> tuple[str, list]:
+    """The ledger rows of this server (of one game, within the period and the window), as SQL
+    and its parameters. A period within a window is their overlap."""
     if period not in PERIODS:
         raise ValueError(f"period must be one of {', '.join(PERIODS)}")
     where, params = ["guild_id = ?"], [guild_id]
@@ -96,6 +109,12 @@ def _where(guild_id: int, game: str | None, period: str, now: datetime | None) -
         since = (now or datetime.now(timezone.utc)) - PERIODS[period]
         where.append("at >= ?")
         params.append(since.isoformat(timespec="seconds"))
+    if window.since is not None:
+        where.append("at >= ?")
+        params.append(window.since)
+    if window.until is not None:
+        where.append("at < ?")
+        params.append(window.until)
     return " AND ".join(where), params
 
 
@@ -113,7 +132,8 @@ class Series:
 
 
 async def running_totals(db: Database, guild_id: int, user_ids: list[int], *, game: str | None = None,
-                         period: str = "all", by: str = "chips", now: datetime | None = None) -> Series:
+                         period: str = "all", by: str = "chips", now: datetime | None = None,
+                         window: Window = ALL_TIME) -> Series:
     """The running totals of ``user_ids`` (chips, gà or wins, as :func:`leaderboard` ranks by) over
     the games any of them played here: a player's chips over time, or the top players' race.
     The last total of each is what :func:`balance` / :func:`leaderboard` say for the same filter."""
@@ -121,7 +141,7 @@ async def running_totals(db: Database, guild_id: int, user_ids: list[int], *, ga
         raise ValueError("by must be chips, ga or wins")
     if not user_ids:
         return Series([], {})
-    where, params = _where(guild_id, game, period, now)
+    where, params = _where(guild_id, game, period, now, window)
     users = ", ".join("?" for _ in user_ids)
     rows = await db.fetchall(
         f"SELECT game_id, at, user_id, {MEASURES[by]} AS value FROM ledger"
@@ -158,10 +178,11 @@ class Standing:
 
 
 async def leaderboard(db: Database, guild_id: int, *, game: str | None = None, period: str = "all",
-                      by: str = "chips", limit: int = 10, now: datetime | None = None) -> list[Standing]:
+                      by: str = "chips", limit: int = 10, now: datetime | None = None,
+                      window: Window = ALL_TIME) -> list[Standing]:
     if by not in MEASURES:
         raise ValueError("by must be chips, ga or wins")
-    where, params = _where(guild_id, game, period, now)
+    where, params = _where(guild_id, game, period, now, window)
     # The latest name a player played under is the one shown.
     rows = await db.fetchall(
         f"SELECT user_id, (SELECT name FROM ledger l2 WHERE l2.user_id = ledger.user_id ORDER BY l2.id DESC LIMIT 1)"

@@ -189,6 +189,11 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX seasons_guild ON seasons (guild_id, started_at);
     """,
+    # a server's seasons are told apart by name (/leaderboard season:<name>); the index also
+    # makes a second click of a season's confirmation insert nothing, on both engines
+    """
+    CREATE UNIQUE INDEX seasons_name ON seasons (guild_id, name);
+    """,
 ]
 
 

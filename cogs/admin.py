@@ -19,6 +19,7 @@ from bot.i18n import C_, N_, _
 from bot.permissions import may_administer
 from bot.tables.messages import COLOUR
 from bot.tables.names import safe_name
+from cogs.admin_seasons import SeasonCommands
 from cogs.admin_settings import SettingsCommands
 
 NAMES = (C_("command name", "admin"), C_("command name", "log"))
@@ -40,7 +41,8 @@ def log_line(row) -> str:
 
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.guild_only()
-class Admin(SettingsCommands, commands.GroupCog, group_name="admin", group_description=N_("Run Chiếu on this server (admins)")):
+class Admin(SettingsCommands, SeasonCommands, commands.GroupCog, group_name="admin",
+            group_description=N_("Run Chiếu on this server (admins)")):
     def __init__(self, bot) -> None:
         self.bot = bot
         super().__init__()

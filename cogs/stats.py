@@ -1,5 +1,6 @@
 """/balance, /leaderboard and /history: queries over the chip ledger of this server, answered
-in the asker's language."""
+in the asker's language. /leaderboard counts the server's current season (:mod:`bot.seasons`)
+unless asked for another or all time; /balance and /history are a player's whole record."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import charts, i18n, ledger
+from bot import charts, i18n, ledger, seasons
 from bot.games import REGISTRY
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.messages import COLOUR, chips
@@ -26,11 +27,14 @@ BY_CHOICES = [app_commands.Choice(name=C_("choice", "chips"), value="chips"),
               app_commands.Choice(name=C_("choice", "wins"), value="wins"),
               app_commands.Choice(name=C_("choice", "gà"), value="ga")]
 PERIOD_TEXT = {"week": N_("this week"), "month": N_("the last 30 days"), "all": N_("all time")}
+#: the season option's value for "all time" (a season's value is its name)
+ALL_SEASONS = "*"
 BY_TEXT = {"chips": N_("by chips"), "wins": N_("by wins"), "ga": N_("by gà")}
 FOOTER = N_("Chips record play among friends; they are not money.")
 #: the commands' and options' names, for the catalogs (Discord shows them translated)
 NAMES = (C_("command name", "balance"), C_("command name", "leaderboard"), C_("command name", "history"),
-         C_("option name", "user"), C_("option name", "game"), C_("option name", "period"), C_("option name", "by"))
+         C_("option name", "user"), C_("option name", "game"), C_("option name", "period"), C_("option name", "by"),
+         C_("option name", "season"))
 
 
 def games_text(games: int, wins: int) -> str:
@@ -42,6 +46,43 @@ async def chart_file(chart: Chart, description: str, name: str) -> discord.File:
     """The chart as an attachment, with its text alternative; drawn on the rendering threads."""
     png = await render_chart_async(chart)
     return discord.File(io.BytesIO(png), filename=f"{name}.{IMAGE_EXTENSION}", description=description)
+
+
+async def board(db, guild_id: int, title: str, *, game: str | None = None, period: str = "all",
+                by: str = "chips", window: ledger.Window = ledger.ALL_TIME) -> tuple[discord.Embed, list[discord.File]]:
+    """The leaderboard under ``title`` (top 10, and the top players' race once there are two
+    games): what /leaderboard shows, and a season's final board. Built in the current language."""
+    rows = await ledger.leaderboard(db, guild_id, game=game, period=period, by=by, window=window)
+    top = rows[:charts.CHART_PLAYERS]
+    series = await ledger.running_totals(db, guild_id, [row.user_id for row in top], game=game, period=period,
+                                         by=by, window=window)
+    embed = discord.Embed(title=title, colour=COLOUR)
+    lines = []
+    for i, row in enumerate(rows, start=1):
+        line = (f"**{i}. {safe_name(row.name)}** — {chips(row.chips, signed=True)} · "
+                f"{games_text(row.games, row.wins)}")
+        if row.rounds:
+            line += " " + ngettext("({n} round in matches)", "({n} rounds in matches)",
+                                   row.rounds).format(n=row.rounds)
+        if row.ga or by == "ga":
+            line += f" · {i18n.number(row.ga, signed=True)} gà"
+        lines.append(line)
+    embed.description = "\n".join(lines) or _("No games finished yet.")
+    embed.set_footer(text=_(FOOTER))
+    files = []
+    if len(series.at) >= charts.MIN_GAMES:
+        chart, description = charts.leaderboard_chart(
+            series, [(row.user_id, row.name, safe_name(row.name)) for row in top], title, by)
+        files.append(await chart_file(chart, description, "leaderboard"))
+        embed.set_image(url=f"attachment://{files[0].filename}")
+    return embed, files
+
+
+def all_time(season: str, known: list[seasons.Season]) -> bool:
+    """Whether the season option asks for all time: its choice, or the words typed (in the
+    asker's language or in English), unless a season is named so."""
+    words = {_(PERIOD_TEXT["all"]).casefold(), "all time"}
+    return season == ALL_SEASONS or (season.strip().casefold() in words and not seasons.named(known, season))
 
 
 class Stats(commands.Cog):
@@ -77,38 +118,40 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=N_("Top 10 players of this server"))
     @app_commands.guild_only()
-    @app_commands.describe(game=N_("One game only (default: all games)"), period=N_("Time window"), by=N_("Ranking"))
+    @app_commands.describe(game=N_("One game only (default: all games)"), period=N_("Time window"), by=N_("Ranking"),
+                           season=N_("A season of this server, or all time (default: the current season)"))
     @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES, by=BY_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None, period: str = "all",
-                          by: str = "chips") -> None:
-        rows = await ledger.leaderboard(self.bot.db, interaction.guild_id, game=game, period=period, by=by)
-        top = rows[:charts.CHART_PLAYERS]
-        series = await ledger.running_totals(self.bot.db, interaction.guild_id, [row.user_id for row in top],
-                                             game=game, period=period, by=by)
+                          by: str = "chips", season: str | None = None) -> None:
+        """The board of the server's current season (all time before its first), or of the season
+        named; a period other than all is that part of it (this week of the season)."""
+        known = await seasons.seasons(self.bot.db, interaction.guild_id)
         with i18n.language(await self.bot.tables.language_of(interaction)):
+            if season is None or all_time(season, known):
+                chosen = known[-1] if known and season is None else None
+            elif (chosen := seasons.named(known, season)) is None:
+                await interaction.response.send_message(
+                    _("This server has no season named {name}.").format(name=safe_name(season)), ephemeral=True)
+                return
+            when = [_("season {name}").format(name=safe_name(chosen.name))] if chosen else []
+            if period != "all" or not chosen:
+                when.append(_(PERIOD_TEXT[period]))
             what = REGISTRY[game].title if game else _("all games")
-            title = _("Leaderboard — {games}, {period}, {by}").format(games=what, period=_(PERIOD_TEXT[period]),
+            title = _("Leaderboard — {games}, {period}, {by}").format(games=what, period=", ".join(when),
                                                                      by=_(BY_TEXT[by]))
-            embed = discord.Embed(title=title, colour=COLOUR)
-            lines = []
-            for i, row in enumerate(rows, start=1):
-                line = (f"**{i}. {safe_name(row.name)}** — {chips(row.chips, signed=True)} · "
-                        f"{games_text(row.games, row.wins)}")
-                if row.rounds:
-                    line += " " + ngettext("({n} round in matches)", "({n} rounds in matches)",
-                                           row.rounds).format(n=row.rounds)
-                if row.ga or by == "ga":
-                    line += f" · {i18n.number(row.ga, signed=True)} gà"
-                lines.append(line)
-            embed.description = "\n".join(lines) or _("No games finished yet.")
-            embed.set_footer(text=_(FOOTER))
-            files = []
-            if len(series.at) >= charts.MIN_GAMES:
-                chart, description = charts.leaderboard_chart(
-                    series, [(row.user_id, row.name, safe_name(row.name)) for row in top], title, by)
-                files.append(await chart_file(chart, description, "leaderboard"))
-                embed.set_image(url=f"attachment://{files[0].filename}")
+            embed, files = await board(self.bot.db, interaction.guild_id, title, game=game, period=period, by=by,
+                                       window=seasons.window_of(chosen))
             await interaction.response.send_message(embed=embed, files=files)
+
+    @leaderboard.autocomplete("season")
+    async def season_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        """The server's seasons, newest first, after "all time"; those whose name holds what was typed."""
+        known = await seasons.seasons(self.bot.db, interaction.guild_id)
+        with i18n.language(await self.bot.tables.language_of(interaction)):
+            choices = [app_commands.Choice(name=_(PERIOD_TEXT["all"]), value=ALL_SEASONS)]
+        choices += [app_commands.Choice(name=season.name, value=season.name) for season in reversed(known)]
+        typed = typed.casefold().strip()
+        return [choice for choice in choices if typed in choice.name.casefold()][:25]
 
     @app_commands.command(name="history", description=N_("The last 10 games of a player here"))
     @app_commands.guild_only()

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot import i18n
+from bot import i18n, ledger
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
@@ -150,6 +150,18 @@ def component_payload(env, actor, message: discord.Message, cid: str, *, values:
     return record, payload
 
 
+async def tampered_click(env, actor, message: discord.Message, cid: str) -> InteractionResult:
+    """A click on ``cid`` from a tampered client, which claims ``message`` carries that button
+    (Discord would not let it through; the bot does not trust it either): unlike a forged
+    click (:func:`click_many`), it reaches the control's own checks."""
+    record, payload = component_payload(env, actor, message, cid)
+    payload["message"]["components"] = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "?", "custom_id": cid}]}]
+    env.backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+    return InteractionResult(env, record)
+
+
 def deliver_to(env, bot, payload: dict) -> None:
     """Gateway event ``payload`` (INTERACTION_CREATE) delivered to ``bot``'s process whatever its
     shard: Discord delivering one interaction twice (to two processes, around a reconnect)."""
@@ -258,6 +270,20 @@ async def let_the_clock_play(players: Players, *, turns: int) -> None:
             return
         await players.env.advance_time(60)
     assert game_over(players), f"no result after {turns} turns"
+
+
+async def settle(env, guild_id: int, game: str, results: dict) -> None:
+    """One settled game of ``game`` (written as the table's end writes it: the ledger's own
+    tests cover how games get there): ``results`` maps members (or None, an AI) to chips won."""
+    db = env.bot.db
+    table_id = await db.insert_table(guild_id=guild_id, channel_id=1, game=game, options={}, host_id=1, seats=[])
+    game_id = await db.insert_game(table_id=table_id, game_no=1, guild_id=guild_id, game=game, seats=[],
+                                   options={}, decks=[[]], stake=10)
+    entries = [ledger.Entry(seat=i, user_id=member.id if member else None,
+                            name=member.name if member else "AI 1", chips=won, ga=0, rank=i + 1,
+                            points=None, won=won > 0, detail=[])
+               for i, (member, won) in enumerate(results.items())]
+    assert await ledger.settle(db, game_id=game_id, guild_id=guild_id, game=game, entries=entries)
 
 
 async def ledger_rows(env, game_id: int):

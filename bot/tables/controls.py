@@ -1,4 +1,4 @@
-"""Every button and select of every table goes through one DynamicItem.
+"""Every button and select of every table (and of /admin) goes through one DynamicItem.
 
 Custom ids name the table and the turn, never a card: ``chieu:<kind>:<table>[:<game_no>:<version>]:<key>``.
 
@@ -6,6 +6,9 @@ Custom ids name the table and the turn, never a card: ``chieu:<kind>:<table>[:<g
 - ``chieu:play:12:1:34:discard``      a move or helper in game 1 of table 12, at version 34
 - ``chieu:play:12:1:34:sel``          the card select
 - ``chieu:table:12:hand``            public table buttons (hand, back, rematch)
+- ``chieu:admin:34:season:5:Spring`` an admin button of server 34 (key ``season``, then what it
+  carries): answered by the /admin part that showed it, its ``<key>_clicked`` method, which
+  checks the clicker itself (``Admin.refused``); a button naming another server does nothing
 
 Because the item is dynamic, the same ids keep working after a restart; anything that does
 not parse is answered with a clear refusal instead of Discord's "interaction failed".
@@ -43,8 +46,19 @@ class ControlId:
         return f"{PREFIX}:{self.kind}:{self.table_id}:{self.key}"
 
 
+@dataclass(frozen=True)
+class AdminId:
+    guild_id: int
+    key: str
+    arg: str = ""
+
+    def __str__(self) -> str:
+        return f"{PREFIX}:admin:{self.guild_id}:{self.key}:{self.arg}"
+
+
 _PLAY = re.compile(r"play:(\d{1,12}):(\d{1,6}):(\d{1,6}):([a-z0-9_]{1,20})")
 _OTHER = re.compile(r"(lobby|table):(\d{1,12}):([a-z0-9_]{1,20})")
+_ADMIN = re.compile(r"admin:(\d{1,20}):([a-z0-9_]{1,20}):(.{0,70})", re.DOTALL)
 
 
 def parse(payload: str) -> ControlId | None:
@@ -54,6 +68,13 @@ def parse(payload: str) -> ControlId | None:
     if match := _OTHER.fullmatch(payload):
         kind, table, key = match.groups()
         return ControlId(kind, int(table), key)
+    return None
+
+
+def parse_admin(payload: str) -> AdminId | None:
+    if match := _ADMIN.fullmatch(payload):
+        guild, key, arg = match.groups()
+        return AdminId(int(guild), key, arg)
     return None
 
 
@@ -69,10 +90,18 @@ class Control(discord.ui.DynamicItem[discord.ui.Item], template=rf"{PREFIX}:(?P<
         service: ControlHandler = interaction.client.tables  # type: ignore[attr-defined]
         payload = self.custom_id.split(":", 1)[1]
         values = list(getattr(self.item, "values", []) or [])
+        if payload.startswith("admin:"):
+            admin = parse_admin(payload)
+            cog = interaction.client.get_cog("Admin")  # type: ignore[attr-defined]
+            handler = getattr(cog, f"{admin.key}_clicked", None) if admin else None
+            if handler is not None and admin.guild_id == interaction.guild_id:
+                return await handler(interaction, admin)
+            # forged, or shown in another server: refused as any control that does not parse
+            return await service.handle(interaction, None, values)
         await service.handle(interaction, parse(payload), values)
 
 
-def button(control: ControlId, label: str, *, style: str = "secondary", enabled: bool = True,
+def button(control: ControlId | AdminId, label: str, *, style: str = "secondary", enabled: bool = True,
            row: int | None = None, emoji: str | None = None) -> Control:
     return Control(discord.ui.Button(label=label, custom_id=str(control), style=getattr(discord.ButtonStyle, style),
                                      disabled=not enabled, row=row, emoji=emoji))

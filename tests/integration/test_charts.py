@@ -7,24 +7,9 @@ import io
 
 from PIL import Image
 
-from bot import ledger
 from rendering.chart import WIDTH
 from tests.databases import both_backends
-from tests.simhelpers import Players
-
-
-async def settle(env, guild_id: int, game: str, results: dict) -> None:
-    """One settled game of ``game`` (written as the table's end writes it: the ledger's own
-    tests cover how games get there): ``results`` maps members (or None, an AI) to chips won."""
-    db = env.bot.db
-    table_id = await db.insert_table(guild_id=guild_id, channel_id=1, game=game, options={}, host_id=1, seats=[])
-    game_id = await db.insert_game(table_id=table_id, game_no=1, guild_id=guild_id, game=game, seats=[],
-                                   options={}, decks=[[]], stake=10)
-    entries = [ledger.Entry(seat=i, user_id=member.id if member else None,
-                            name=member.name if member else "AI 1", chips=won, ga=0, rank=i + 1,
-                            points=None, won=won > 0, detail=[])
-               for i, (member, won) in enumerate(results.items())]
-    assert await ledger.settle(db, game_id=game_id, guild_id=guild_id, game=game, entries=entries)
+from tests.simhelpers import Players, settle
 
 
 async def picture(message) -> Image.Image:
