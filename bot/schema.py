@@ -189,6 +189,11 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX seasons_guild ON seasons (guild_id, started_at);
     """,
+    # /admin tables, Close: who closed a table (and its game, voided: no chip moves for it)
+    """
+    ALTER TABLE tables ADD COLUMN closed_by INTEGER;
+    ALTER TABLE games ADD COLUMN closed_by INTEGER;
+    """,
 ]
 
 

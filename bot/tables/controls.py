@@ -6,6 +6,9 @@ Custom ids name the table and the turn, never a card: ``chieu:<kind>:<table>[:<g
 - ``chieu:play:12:1:34:discard``      a move or helper in game 1 of table 12, at version 34
 - ``chieu:play:12:1:34:sel``          the card select
 - ``chieu:table:12:hand``            public table buttons (hand, back, rematch)
+- ``chieu:admin:12:close``           what /admin shows for a table (close, remove, and their
+  confirmations; ``chieu:admin:12:remove:<user>`` names the player). Discord does not guard
+  buttons: each admin click is checked (bot.permissions) before anything else.
 
 Because the item is dynamic, the same ids keep working after a restart; anything that does
 not parse is answered with a clear refusal instead of Discord's "interaction failed".
@@ -36,15 +39,19 @@ class ControlId:
     key: str
     game_no: int | None = None
     version: int | None = None
+    target: int | None = None  # an admin control's player (a user id)
 
     def __str__(self) -> str:
         if self.kind == "play":
             return f"{PREFIX}:play:{self.table_id}:{self.game_no}:{self.version}:{self.key}"
+        if self.target is not None:
+            return f"{PREFIX}:{self.kind}:{self.table_id}:{self.key}:{self.target}"
         return f"{PREFIX}:{self.kind}:{self.table_id}:{self.key}"
 
 
 _PLAY = re.compile(r"play:(\d{1,12}):(\d{1,6}):(\d{1,6}):([a-z0-9_]{1,20})")
 _OTHER = re.compile(r"(lobby|table):(\d{1,12}):([a-z0-9_]{1,20})")
+_ADMIN = re.compile(r"admin:(\d{1,12}):([a-z_]{1,20})(?::(\d{1,20}))?")
 
 
 def parse(payload: str) -> ControlId | None:
@@ -54,6 +61,9 @@ def parse(payload: str) -> ControlId | None:
     if match := _OTHER.fullmatch(payload):
         kind, table, key = match.groups()
         return ControlId(kind, int(table), key)
+    if match := _ADMIN.fullmatch(payload):
+        table, key, target = match.groups()
+        return ControlId("admin", int(table), key, target=None if target is None else int(target))
     return None
 
 
