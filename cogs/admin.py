@@ -19,6 +19,7 @@ from bot.i18n import C_, N_, _
 from bot.permissions import may_administer
 from bot.tables.messages import COLOUR
 from bot.tables.names import safe_name
+from cogs.admin_tables import TablesCommands
 
 NAMES = (C_("command name", "admin"), C_("command name", "log"))
 #: what each kind of admin action is called in the log (its ``action`` key -> words)
@@ -39,7 +40,7 @@ def log_line(row) -> str:
 
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.guild_only()
-class Admin(commands.GroupCog, group_name="admin", group_description=N_("Run Chiếu on this server (admins)")):
+class Admin(TablesCommands, commands.GroupCog, group_name="admin", group_description=N_("Run Chiếu on this server (admins)")):
     def __init__(self, bot) -> None:
         self.bot = bot
         super().__init__()
