@@ -23,6 +23,11 @@ _OPEN = ("(tables.status IN ('lobby', 'playing') OR (tables.status = 'finished' 
          " (SELECT 1 FROM games WHERE games.table_id = tables.id AND games.game_no = tables.game_no"
          " AND games.ended_at >= ?)))")
 
+# A table an admin may close: in a lobby or a game, or its game over but not settled yet.
+_CLOSABLE = ("(tables.status IN ('lobby', 'playing') OR (tables.status = 'finished' AND EXISTS"
+             " (SELECT 1 FROM games WHERE games.table_id = tables.id AND games.game_no = tables.game_no"
+             " AND games.status = 'playing')))")
+
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -263,12 +268,16 @@ class Database(LeaseQueries):
         await self.execute("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))
 
     async def server_tables(self, guild_id: int) -> list[Row]:
-        """The server's tables in a lobby or a game, oldest first, with their current game's last
-        move (``last_move``: its time, None before any)."""
+        """The server's tables in a lobby or a game (or whose game ended but is not settled yet),
+        oldest first, with their current game's last move (``last_move``: its time, None before any)."""
         return await self.fetchall(
             "SELECT tables.*, (SELECT MAX(actions.at) FROM games JOIN actions ON actions.game_id = games.id"
             " WHERE games.table_id = tables.id AND games.game_no = tables.game_no) AS last_move"
-            " FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing') ORDER BY id", (guild_id,))
+            f" FROM tables WHERE guild_id = ? AND {_CLOSABLE} ORDER BY id", (guild_id,))
+
+    async def closable_table(self, table_id: int) -> Row | None:
+        """The table if an admin may close it (as :meth:`server_tables` lists them)."""
+        return await self.fetchone(f"SELECT * FROM tables WHERE id = ? AND {_CLOSABLE}", (table_id,))
 
     async def closed_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[Row]:
         """The games an admin closed (void) in which this person sat, newest first."""

@@ -128,14 +128,17 @@ def seed_deals(bot, name: str) -> None:
     bot.setup_hook = seeded_setup
 
 
-def emit_component(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None):
-    record, payload = component_payload(env, actor, message, cid, values=values)
+def emit_component(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None,
+                   channel_id: int | None = None):
+    record, payload = component_payload(env, actor, message, cid, values=values, channel_id=channel_id)
     env.backend.emit("INTERACTION_CREATE", payload)
     return record
 
 
-def component_payload(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None):
-    """A click's record and its INTERACTION_CREATE payload, not sent yet."""
+def component_payload(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None,
+                      channel_id: int | None = None):
+    """A click's record and its INTERACTION_CREATE payload, not sent yet; ``channel_id``: sent
+    from another channel than the message's (a forged click, e.g. from another server)."""
     backend = env.backend
     stored = backend.get_message(message.channel.id, message.id)
     guild = getattr(actor, "guild", None)
@@ -143,7 +146,7 @@ def component_payload(env, actor, message: discord.Message, cid: str, *, values:
     if values is not None:
         data = {"custom_id": cid, "component_type": ComponentType.STRING_SELECT, "values": values}
     record, payload = sim_interactions.base_payload(
-        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=message.channel.id,
+        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=channel_id or message.channel.id,
         guild_id=guild.id if guild is not None else None, user_id=actor.id, data=data)
     payload["message"] = dict(serializers.message_payload(backend, stored))
     record.source_message_id = stored.id

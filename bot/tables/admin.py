@@ -63,7 +63,9 @@ class AdminFlow(ShowFlow):
         seats = [Seat.from_json(s) for s in json.loads(row["seats"])]
         options = json.loads(row["options"])
         names = ", ".join(discord.utils.escape_markdown(s.name) for s in seats) or "—"
-        status = _("lobby") if row["status"] == "lobby" else _("playing game {number}").format(number=row["game_no"])
+        status = {"lobby": _("lobby"), "playing": _("playing game {number}"),
+                  "finished": _("game {number} over, its chips not recorded yet")}.get(
+            row["status"], row["status"]).format(number=row["game_no"])
         seat_text = ngettext("{taken}/{n} seat", "{taken}/{n} seats", int(options.get("seats", len(seats)))).format(
             taken=len(seats), n=int(options.get("seats", len(seats))))
         return _("**#{table}** {game} · [{where}]({link}) · {seats}: {names} · {status} · opened {age} · "
@@ -82,7 +84,7 @@ class AdminFlow(ShowFlow):
         row = await self.db.get_table(control.table_id)
         if row is None or row["guild_id"] != interaction.guild_id:
             raise Refused(_("That button is not for a table of this server; nothing changed."))
-        if row["status"] not in ("lobby", "playing"):
+        if await self.db.closable_table(row["id"]) is None:
             raise Refused(_("Table #{table} is not open any more; nothing changed.").format(table=row["id"]))
         if control.key in ACTING:
             return False
@@ -122,9 +124,12 @@ class AdminFlow(ShowFlow):
         admin = interaction.user
         title = self.ui_of(table).game.title
         async with table.lock:
-            if table.status not in ("lobby", "playing"):
+            # a finished game may still wait for its settlement (retried behind its result)
+            unsettled = table.status == "finished" and table.game_id is not None and \
+                (await self.db.get_game(table.game_id))["status"] == "playing"
+            if table.status not in ("lobby", "playing") and not unsettled:
                 raise Refused(_("Table #{table} is not open any more; nothing changed.").format(table=table.id))
-            playing = table.status == "playing" and table.game_id is not None
+            playing = table.status != "lobby" and table.game_id is not None
             with self._fenced(table):
                 async with self.db.transaction():
                     if self.leases.enabled:
@@ -168,6 +173,12 @@ class AdminFlow(ShowFlow):
             channel_id, message_id, game_id, index = round_shown
             presenter.add(Slot(f"round:{game_id}:{index}", self._round_build(table, game_id, index), channel_id=channel_id, message_id=message_id,
                                once=True, edit_only=True, order=RETIRED, attachment_key=("round", game_id, index)))
+        result_shown = table.result_message
+        if result_shown is not None and result_shown[2] == table.game_id:  # (its chips pending: now void)
+            channel_id, message_id, game_id = result_shown
+            presenter.add(Slot(f"result:{game_id}", self._result_build(table, game_id), channel_id=channel_id,
+                               message_id=message_id, once=True, edit_only=True, order=RETIRED,
+                               attachment_key=("result", game_id)))
         if presenter.get("lobby") is None and table.lobby_message_id is not None:
             self._show_lobby(table, table.channel_id, table.lobby_message_id)
         presenter.touch(*presenter.slots)

@@ -393,6 +393,17 @@ class ShowFlow(ServiceCore):
 
     def _show_result(self, table: Table, game_id: int, rounds: int = 0) -> Slot:
         """The game's result, posted once (its round results before it)."""
+        async def posted(slot: Slot, message: discord.Message) -> None:
+            table.result_message = (message.channel.id, message.id, game_id)  # (edited if an admin closes it)
+            await self._under_lease(table, self.db.set_result_message, game_id, message.id)
+            log.debug("result of table %s game %s posted", table.id, game_id)
+
+        return self.presenter(table).add(Slot(
+            f"result:{game_id}", self._result_build(table, game_id), channel_id=table.play_channel_id, once=True,
+            order=POSTED, after=f"round:{game_id}:{rounds - 1}" if rounds else None,
+            fallback_channel_id=self._fallback(table), posted=posted))
+
+    def _result_build(self, table: Table, game_id: int):
         async def build(slot: Slot) -> Draft:
             played, state = await self._game_shown(table, game_id)
             ui = self.ui_of(table)
@@ -400,22 +411,17 @@ class ShowFlow(ServiceCore):
             names = played.names()
             with i18n.language(table.language):
                 embed = messages.result_embed(played, ui, outcome, names)
-                if game_id in self.unsettled:  # the chips shown are recorded later
+                closed = table.closed is not None and table.game_id == game_id
+                if closed:  # an admin closed the table before the chips were recorded, or after
+                    embed.description = f"🛑 **{messages.closed_note(table)}**\n\n{embed.description or ''}".strip()
+                elif game_id in self.unsettled:  # the chips shown are recorded later
                     embed.description = f"{embed.description}\n\n{unrecorded_note()}".strip()
-                controls = messages.table_view(table, rematch=True)
+                controls = None if closed else messages.table_view(table, rematch=True)
                 rows = ui.result_rows(state.view(None), played.raw_names(), messages.settlement(played, outcome))
                 title = _("{game} · table #{table} · game {number} — result").format(
                     game=ui.game.title, table=table.id, number=played.game_no)
             return await _rows_draft(("result", game_id), embed, controls, rows, title, ui.deck, "result.png")
-
-        async def posted(slot: Slot, message: discord.Message) -> None:
-            await self._under_lease(table, self.db.set_result_message, game_id, message.id)
-            log.debug("result of table %s game %s posted", table.id, game_id)
-
-        return self.presenter(table).add(Slot(
-            f"result:{game_id}", build, channel_id=table.play_channel_id, once=True, order=POSTED,
-            after=f"round:{game_id}:{rounds - 1}" if rounds else None, fallback_channel_id=self._fallback(table),
-            posted=posted))
+        return build
 
     def _show_rounds_since(self, table: Table, game_id: int, posted: int, done: int) -> None:
         for index in range(posted, done):

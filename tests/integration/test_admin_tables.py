@@ -7,17 +7,23 @@ who may not administer, a forged custom id and a button from another server."""
 from __future__ import annotations
 
 import sqlite3
+from types import SimpleNamespace
 
 import pytest
+from simcord.results import InteractionResult
 
 from bot import ledger
 from tests.integration.test_chinchon_game import round_one_pack, round_results
-from simcord.results import InteractionResult
-
-from tests.simhelpers import (Players, buttons, click_many, component_payload, dm, game_over, let_the_clock_play,
+from tests.simhelpers import (Players, buttons, click_many, dm, emit_component, game_over, let_the_clock_play,
                               play_channel, play_until_over, private_texts, start_table, table_of)
 
+REFUSED = "Only this server's admins (Manage Server) and its game masters may do that."
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
+
+
+def on(response) -> SimpleNamespace:
+    """A private answer, as a message a forged click may name (its channel and id)."""
+    return SimpleNamespace(id=response.id, channel=SimpleNamespace(id=response.channel_id))
 
 
 async def open_tables(players: Players, admin):
@@ -141,6 +147,9 @@ async def test_closing_while_the_settlement_is_pending(simcord_env, bot_factory,
     admin = players.admin()
     done = await close(players, admin, table.id)
     assert "void" in done.response.content
+    result = next(m for m in play_channel(players).history() if m.embeds and "— result" in m.embeds[0].title)
+    assert "This game is void" in result.embeds[0].description and not result.components, "no Rematch"
+    assert "will be" not in result.embeds[0].description
     monkeypatch.setattr(ledger, "settle", real_settle)
     await env.advance_time(60)  # the settlement's retry comes and goes
     game = await env.bot.db.get_game(table.game_id)
@@ -179,29 +188,30 @@ async def test_refused_for_members_who_may_not_administer_and_forged_or_foreign_
         refused = await lan.slash(players.channel, name, **options)
         assert refused.ephemeral and "Only this server's admins" in refused.response.content
 
-    # forged by a player: the admin's custom ids, clicked on a message of the table
-    board = play_channel(players).last_message
-    forged = [f"chieu:admin:{table.id}:closeyes", f"chieu:admin:{table.id}:removeyes:{minh.id}",
-              f"chieu:admin:{table.id}:close"]
-    for result in await click_many(env, [(lan, board, cid) for cid in forged]):
-        assert private_texts(result) == ["Only this server's admins (Manage Server) and its game masters may do "
-                                         "that."]
-    # an admin forging ids that are not controls, or for a table that does not exist
+    # the admin's own buttons (Discord shows them to him only), clicked by a player who forged
+    # the interaction: each checks the clicker itself
     admin = players.admin()
-    for cid, text in ((f"chieu:admin:{table.id}:explode", "That control is not valid."),
-                      ("chieu:admin:99999:closeyes", "That button is not for a table of this server")):
-        (result,) = await click_many(env, [(admin, board, cid)])
-        assert private_texts(result)[0].startswith(text)
+    listing = await open_tables(players, admin)
+    confirm = (await admin.click(listing, label=f"Close #{table.id}")).response
+    removal = (await admin.slash(players.channel, "admin remove", member=minh)).response
+    clicks = [(listing, f"chieu:admin:{table.id}:close"), (confirm, f"chieu:admin:{table.id}:closeyes"),
+              (removal, f"chieu:admin:{table.id}:removeyes:{minh.id}")]
+    for message, cid in clicks:
+        (result,) = await click_many(env, [(lan, on(message), cid)])
+        assert private_texts(result) == [REFUSED]
+    # a custom id forged onto a message that does not carry it: refused all the same
+    (result,) = await click_many(env, [(admin, play_channel(players).last_message,
+                                        f"chieu:admin:{table.id}:closeyes")])
+    assert private_texts(result) == ["That control is not valid."]
 
-    # an admin of another server clicking a button for this server's table
+    # an admin of another server, clicking this server's admin buttons
     elsewhere = Players(env, 0)
     foreign = elsewhere.admin("ann")
-    record, payload = component_payload(env, foreign, board, f"chieu:admin:{table.id}:closeyes")
-    payload["guild_id"] = str(elsewhere.guild.id)
-    payload["channel_id"] = str(elsewhere.channel.id)
-    env.backend.emit("INTERACTION_CREATE", payload)
-    await env.settle()
-    assert private_texts(InteractionResult(env, record))[0].startswith("That button is not for a table of this server")
+    for message, cid in clicks:
+        record = emit_component(env, foreign, on(message), cid, channel_id=elsewhere.channel.id)
+        await env.settle()
+        result = InteractionResult(env, record)
+        assert private_texts(result) == ["That button is not for a table of this server; nothing changed."]
 
     assert table.status == "playing" and table.id in env.bot.tables.tables
     assert [s.user_id for s in table.seats] == [lan.id, minh.id]
