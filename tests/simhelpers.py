@@ -267,6 +267,16 @@ async def ledger_rows(env, game_id: int):
     return await env.bot.db.fetchall("SELECT * FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))
 
 
+async def adopt_in(env, bot, table_id: int):
+    """``bot``'s process adopts the table now (as its next beat would), its work the simulated
+    Discord's bot work: the tasks it starts for the table (its outbox, its clock) run on the
+    simulated clock, as a beat's would."""
+    with env._bot_scope():
+        table = await bot.tables.adopt(table_id)
+    await env.settle()
+    return table
+
+
 def shard_guild_id(shard: int, number: int = 1, shards: int = 2) -> int:
     """A guild id (a snowflake) that Discord routes to ``shard`` of ``shards``."""
     return ((number * shards + shard) << 22) | 7

@@ -14,8 +14,8 @@ from simcord.results import InteractionResult
 
 from bot import ledger
 from tests.integration.test_chinchon_game import round_one_pack, round_results
-from tests.simhelpers import (Players, buttons, click_many, dm, emit_component, game_over, let_the_clock_play,
-                              play_channel, play_until_over, private_texts, start_table, table_of)
+from tests.simhelpers import (Players, adopt_in, attach_shard_process, buttons, click_many, dm, emit_component, game_over, let_the_clock_play,
+                              play_channel, play_until_over, private_texts, shard_guild_id, start_table, table_of)
 
 REFUSED = "Only this server's admins (Manage Server) and its game masters may do that."
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
@@ -260,3 +260,38 @@ async def test_removing_a_player_from_a_lobby(simcord_env):
     assert "lan" not in players.channel.last_message.embeds[0].fields[0].value
     nobody = await admin.slash(players.channel, "admin remove", member=lan)
     assert "sits at no open table" in nobody.response.content
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_a_close_reaches_the_process_that_drives_the_table(simcord_env, bot_factory):
+    """Two processes on PostgreSQL (tests/integration/test_routing.py): the table is driven by b,
+    the admin's click reaches a (the server's shard), which routes it to b: b closes the table,
+    its timers and AI stop there, and its messages say so."""
+    env = simcord_env
+    a = env.bot
+    b = bot_factory(instance_name="b")
+    await attach_shard_process(env, b)
+    players = await start_table(env, "phom", 1, 1, seed=1, guild_id=shard_guild_id(0), stake=10)
+    (mine,) = a.tables.tables.values()
+    await a.db.execute("UPDATE leases SET expires_at = expires_at - 3600 WHERE holder = ?", (a.tables.leases.holder,))
+    driven = await adopt_in(env, b, mine.id)
+    assert driven is not None and mine.id in a.tables.tables, "a does not know yet"
+
+    admin = players.admin()
+    await close(players, admin, mine.id)
+    assert driven.closed and driven.status == "cancelled" and mine.id not in b.tables.tables
+    assert mine.id not in a.tables.tables
+    (routed,) = await a.db.fetchall("SELECT sender, taken_by FROM routed_clicks WHERE payload <> ''")
+    assert tuple(routed) == (a.tables.leases.holder, "b"), "applied by b, the table's driver"
+    game_id = driven.game_id
+    assert (await a.db.get_game(game_id))["status"] == "aborted"
+    await env.advance_time(600)
+    (moves,) = await a.db.fetchone("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
+    await env.advance_time(600)
+    assert (await a.db.fetchone("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)))[0] == moves
+    assert (await counts(a.db, game_id))[1] == 0
+    assert not a.tables.tables and not b.tables.tables, "nobody adopts a closed table"
+    table_message = next(m for m in play_channel(players).history()
+                         if m.embeds and f"table #{mine.id} · game" in (m.embeds[0].title or ""))
+    assert "Closed by an admin" in table_message.embeds[0].description and not table_message.components
+
