@@ -68,9 +68,10 @@ class AdminFlow(ShowFlow):
             row["status"], row["status"]).format(number=row["game_no"])
         seat_text = ngettext("{taken}/{n} seat", "{taken}/{n} seats", int(options.get("seats", len(seats)))).format(
             taken=len(seats), n=int(options.get("seats", len(seats))))
-        return _("**#{table}** {game} · [{where}]({link}) · {seats}: {names} · {status} · opened {age} · "
+        # (Discord shows a message's link as its channel and message, a jump button)
+        return _("**#{table}** {game} · {link} · {seats}: {names} · {status} · opened {age} · "
                  "last move {last}").format(
-            table=row["id"], game=title, where=f"<#{row['thread_id'] or row['channel_id']}>", link=row_link(row),
+            table=row["id"], game=title, link=row_link(row),
             seats=seat_text, names=names, status=status, age=timestamp(row["created_at"]),
             last=timestamp(row["last_move"]) if "last_move" in row.keys() else "—")
 
