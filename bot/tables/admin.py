@@ -172,7 +172,8 @@ class AdminFlow(ShowFlow):
         round_shown = table.round_message
         if round_shown is not None and round_shown[2] == table.game_id:
             channel_id, message_id, game_id, index = round_shown
-            presenter.add(Slot(f"round:{game_id}:{index}", self._round_build(table, game_id, index), channel_id=channel_id, message_id=message_id,
+            presenter.add(Slot(f"round:{game_id}:{index}", self._round_build(table, game_id, index),
+                               channel_id=channel_id, message_id=message_id,
                                once=True, edit_only=True, order=RETIRED, attachment_key=("round", game_id, index)))
         result_shown = table.result_message
         if result_shown is not None and result_shown[2] == table.game_id:  # (its chips pending: now void)

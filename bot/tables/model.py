@@ -68,8 +68,10 @@ class Table:
     pause_until: float | None = None  # unix time the next round starts, while between rounds (persisted)
     decks_stored: int = 0  # packs of the current game already in SQLite
     rounds_shown: int = 0  # round results of the current game handed to the outbox
-    round_message: tuple[int, int, int, int] | None = None  # the last round result posted: channel, message, game, index
-    result_message: tuple[int, int, int] | None = None  # the last result posted: channel, message, game
+    # the last round result and result posted (channel, message, game[, round index]): an admin's
+    # close takes their Next round or Rematch away
+    round_message: tuple[int, int, int, int] | None = None
+    result_message: tuple[int, int, int] | None = None
     ai_failures: int = 0  # AI moves in a row that could not be saved
     acting: set[int] = field(default_factory=set)  # people who were to act at the last look
     clicked_at: dict[int, float] = field(default_factory=dict)  # seat -> last click on its hand (loop time)

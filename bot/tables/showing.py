@@ -372,7 +372,8 @@ class ShowFlow(ServiceCore):
             await self._under_lease(table, self.db.set_rounds_posted, game_id, index + 1)
 
         return self.presenter(table).add(Slot(
-            f"round:{game_id}:{index}", self._round_build(table, game_id, index), channel_id=table.play_channel_id, once=True, order=POSTED,
+            f"round:{game_id}:{index}", self._round_build(table, game_id, index), channel_id=table.play_channel_id,
+            once=True, order=POSTED,
             after=f"round:{game_id}:{index - 1}" if index else None, fallback_channel_id=self._fallback(table),
             posted=posted))
 

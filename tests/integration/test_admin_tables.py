@@ -14,8 +14,9 @@ from simcord.results import InteractionResult
 
 from bot import ledger
 from tests.integration.test_chinchon_game import round_one_pack, round_results
-from tests.simhelpers import (Players, adopt_in, attach_shard_process, buttons, click_many, dm, emit_component, game_over, let_the_clock_play,
-                              play_channel, play_until_over, private_texts, shard_guild_id, start_table, table_of)
+from tests.simhelpers import (Players, adopt_in, attach_shard_process, buttons, click_many, dm, emit_component,
+                              game_over, let_the_clock_play, play_channel, play_until_over, private_texts,
+                              shard_guild_id, start_table, table_of)
 
 REFUSED = "Only this server's admins (Manage Server) and its game masters may do that."
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
