@@ -106,7 +106,11 @@ async def test_closing_a_lobby(simcord_env):
     await lan.slash(players.channel, "phom new")
     await minh.click(players.channel.last_message, label="Join")
     table = table_of(env)
-    admin = players.admin()
+    # a game master (the server's gm role), granted /admin on the Integrations page
+    gm_role = players.guild.create_role("game masters")
+    await env.bot.db.save_server_settings(players.guild.id, {"gm_role": gm_role.id})
+    admin = players.guild.add_member(env.create_user("gia"), roles=[gm_role])
+    players.guild.set_command_permissions(int(env.backend.commands[None][("admin", 1)]["id"]), {admin: True})
     done = await close(players, admin, table.id)
     assert done.response.content == f"Table #{table.id} is closed."
     await assert_closed(env, players, table.id, None, admin)
@@ -266,24 +270,28 @@ async def test_removing_a_player_from_a_lobby(simcord_env):
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 async def test_a_close_reaches_the_process_that_drives_the_table(simcord_env, bot_factory):
     """Two processes on PostgreSQL (tests/integration/test_routing.py): the table is driven by b,
-    the admin's click reaches a (the server's shard), which routes it to b: b closes the table,
-    its timers and AI stop there, and its messages say so."""
+    the admin's clicks reach a (the server's shard), which routes them to b: b removes a player,
+    then closes the table, its timers and AI stop there, and its messages say so."""
     env = simcord_env
     a = env.bot
     b = bot_factory(instance_name="b")
     await attach_shard_process(env, b)
-    players = await start_table(env, "phom", 1, 1, seed=1, guild_id=shard_guild_id(0), stake=10)
+    players = await start_table(env, "phom", 2, 1, seed=1, guild_id=shard_guild_id(0), stake=10)
     (mine,) = a.tables.tables.values()
     await a.db.execute("UPDATE leases SET expires_at = expires_at - 3600 WHERE holder = ?", (a.tables.leases.holder,))
     driven = await adopt_in(env, b, mine.id)
     assert driven is not None and mine.id in a.tables.tables, "a does not know yet"
 
     admin = players.admin()
+    minh = players.members[1]
+    asked = await admin.slash(players.channel, "admin remove", member=minh)
+    await admin.click(asked.response, label="Remove minh")
+    assert driven.seat_of(minh.id) is None and mine.seat_of(minh.id) is not None, "removed by b, the driver"
     await close(players, admin, mine.id)
     assert driven.closed and driven.status == "cancelled" and mine.id not in b.tables.tables
     assert mine.id not in a.tables.tables
-    (routed,) = await a.db.fetchall("SELECT sender, taken_by FROM routed_clicks WHERE payload <> ''")
-    assert tuple(routed) == (a.tables.leases.holder, "b"), "applied by b, the table's driver"
+    routed = await a.db.fetchall("SELECT sender, taken_by FROM routed_clicks WHERE payload <> ''")
+    assert [tuple(r) for r in routed] == [(a.tables.leases.holder, "b")] * 2, "applied by b, the table's driver"
     game_id = driven.game_id
     assert (await a.db.get_game(game_id))["status"] == "aborted"
     await env.advance_time(600)
