@@ -23,6 +23,11 @@ _OPEN = ("(tables.status IN ('lobby', 'playing') OR (tables.status = 'finished' 
          " (SELECT 1 FROM games WHERE games.table_id = tables.id AND games.game_no = tables.game_no"
          " AND games.ended_at >= ?)))")
 
+# A table an admin may close: in a lobby or a game, or its game over but not settled yet.
+_CLOSABLE = ("(tables.status IN ('lobby', 'playing') OR (tables.status = 'finished' AND EXISTS"
+             " (SELECT 1 FROM games WHERE games.table_id = tables.id AND games.game_no = tables.game_no"
+             " AND games.status = 'playing')))")
+
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -242,6 +247,44 @@ class Database(LeaseQueries):
         return await self.fetchall(
             "SELECT games.*, tables.options AS table_options FROM games JOIN tables ON tables.id = games.table_id"
             " WHERE games.status = 'playing' AND (tables.game_no != games.game_no OR tables.status != 'playing')")
+
+    async def void_game(self, game_id: int, guild_id: int, closed_by: int) -> bool:
+        """An admin closed the game before its settlement was written: it is void (aborted, no
+        chip moves) and says who closed it; False (and nothing changed) if it was settled before.
+        Its settlement's row is the claim, as in :func:`bot.ledger.settle`: of a close and a
+        settlement racing, one inserts it and the other nothing, so the game is settled once or
+        never, and a settlement retried later finds it claimed. Call it inside a transaction."""
+        claimed = await self.execute(
+            "INSERT INTO settlements (game_id, guild_id, settled_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            (game_id, guild_id, now_iso()))
+        if claimed == 0:
+            return False
+        await self.execute("UPDATE games SET status = 'aborted', ended_at = ?, outcome = NULL, closed_by = ?"
+                           " WHERE id = ?", (now_iso(), closed_by, game_id))
+        return True
+
+    async def set_game_seats(self, game_id: int, seats: list[dict]) -> None:
+        """The seats of a game in play changed (an admin removed a player: the AI plays his seat)."""
+        await self.execute("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))
+
+    async def server_tables(self, guild_id: int) -> list[Row]:
+        """The server's tables in a lobby or a game (or whose game ended but is not settled yet),
+        oldest first, with their current game's last move (``last_move``: its time, None before any)."""
+        return await self.fetchall(
+            "SELECT tables.*, (SELECT MAX(actions.at) FROM games JOIN actions ON actions.game_id = games.id"
+            " WHERE games.table_id = tables.id AND games.game_no = tables.game_no) AS last_move"
+            f" FROM tables WHERE guild_id = ? AND {_CLOSABLE} ORDER BY id", (guild_id,))
+
+    async def closable_table(self, table_id: int) -> Row | None:
+        """The table if an admin may close it (as :meth:`server_tables` lists them)."""
+        return await self.fetchone(f"SELECT * FROM tables WHERE id = ? AND {_CLOSABLE}", (table_id,))
+
+    async def closed_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[Row]:
+        """The games an admin closed (void) in which this person sat, newest first."""
+        return await self.fetchall(
+            "SELECT id, game, ended_at, closed_by FROM games WHERE guild_id = ? AND status = 'aborted'"
+            " AND closed_by IS NOT NULL AND seats LIKE ? ORDER BY id DESC LIMIT ?",
+            (guild_id, f'%"user_id": {int(user_id)},%', limit))
 
     async def set_result_message(self, game_id: int, message_id: int, *, lease: Lease | None = None) -> None:
         async with self.fenced(lease):

@@ -194,6 +194,11 @@ MIGRATIONS: list[str] = [
     """
     CREATE UNIQUE INDEX seasons_name ON seasons (guild_id, name);
     """,
+    # /admin tables, Close: who closed a table (and its game, voided: no chip moves for it)
+    """
+    ALTER TABLE tables ADD COLUMN closed_by INTEGER;
+    ALTER TABLE games ADD COLUMN closed_by INTEGER;
+    """,
 ]
 
 

@@ -21,6 +21,7 @@ from bot.tables.messages import COLOUR
 from bot.tables.names import safe_name
 from cogs.admin_seasons import SeasonCommands
 from cogs.admin_settings import SettingsCommands
+from cogs.admin_tables import TablesCommands
 
 NAMES = (C_("command name", "admin"), C_("command name", "log"))
 #: what each kind of admin action is called in the log (its ``action`` key -> words)
@@ -41,7 +42,7 @@ def log_line(row) -> str:
 
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.guild_only()
-class Admin(SettingsCommands, SeasonCommands, commands.GroupCog, group_name="admin",
+class Admin(SettingsCommands, TablesCommands, SeasonCommands, commands.GroupCog, group_name="admin",
             group_description=N_("Run Chiếu on this server (admins)")):
     def __init__(self, bot) -> None:
         self.bot = bot

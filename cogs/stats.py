@@ -159,10 +159,17 @@ class Stats(commands.Cog):
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         user = user or interaction.user
         items = await ledger.history(self.bot.db, interaction.guild_id, user.id)
+        closed = await self.bot.db.closed_games(interaction.guild_id, user.id)  # void: no ledger rows
         with i18n.language(await self.bot.tables.language_of(interaction)):
             embed = discord.Embed(title=_("Last games of {player}").format(player=safe_name(user.display_name)),
                                   colour=COLOUR)
-            lines = []
+            lines = []  # (when, line), merged newest first
+            for game in closed:
+                ui = self.bot.tables.uis.get(game["game"])
+                at = datetime.fromisoformat(game["ended_at"])
+                lines.append((at, f"`{i18n.when(at)}` {ui.game.title if ui else game['game']} #{game['id']}: " +
+                              _("closed by an admin, {admin}; void, no chips moved").format(
+                                  admin=f"<@{game['closed_by']}>")))
             for item in items:
                 ui = self.bot.tables.uis.get(item.game)
                 title = ui.game.title if ui else item.game
@@ -172,11 +179,12 @@ class Stats(commands.Cog):
                 if item.points is not None:
                     parts.append(ngettext("{n} point", "{n} points", abs(item.points)).format(n=item.points))
                 parts += [ui.note_text(note) if ui else str(note) for note in item.detail]
-                when = i18n.when(datetime.fromisoformat(item.at))
-                lines.append(f"`{when}` {title} #{item.game_id}: {' · '.join(parts)} · "
-                             f"**{chips(item.chips, signed=True)}**")
-            embed.description = "\n".join(lines) or _("No games finished yet.")
-            await interaction.response.send_message(embed=embed)
+                at = datetime.fromisoformat(item.at)
+                lines.append((at, f"`{i18n.when(at)}` {title} #{item.game_id}: {' · '.join(parts)} · "
+                                  f"**{chips(item.chips, signed=True)}**"))
+            lines.sort(key=lambda line: line[0], reverse=True)
+            embed.description = "\n".join(line for _at, line in lines[:10]) or _("No games finished yet.")
+            await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot) -> None:

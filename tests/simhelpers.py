@@ -128,14 +128,17 @@ def seed_deals(bot, name: str) -> None:
     bot.setup_hook = seeded_setup
 
 
-def emit_component(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None):
-    record, payload = component_payload(env, actor, message, cid, values=values)
+def emit_component(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None,
+                   channel_id: int | None = None):
+    record, payload = component_payload(env, actor, message, cid, values=values, channel_id=channel_id)
     env.backend.emit("INTERACTION_CREATE", payload)
     return record
 
 
-def component_payload(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None):
-    """A click's record and its INTERACTION_CREATE payload, not sent yet."""
+def component_payload(env, actor, message: discord.Message, cid: str, *, values: list[str] | None = None,
+                      channel_id: int | None = None):
+    """A click's record and its INTERACTION_CREATE payload, not sent yet; ``channel_id``: sent
+    from another channel than the message's (a forged click, e.g. from another server)."""
     backend = env.backend
     stored = backend.get_message(message.channel.id, message.id)
     guild = getattr(actor, "guild", None)
@@ -143,7 +146,7 @@ def component_payload(env, actor, message: discord.Message, cid: str, *, values:
     if values is not None:
         data = {"custom_id": cid, "component_type": ComponentType.STRING_SELECT, "values": values}
     record, payload = sim_interactions.base_payload(
-        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=message.channel.id,
+        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=channel_id or message.channel.id,
         guild_id=guild.id if guild is not None else None, user_id=actor.id, data=data)
     payload["message"] = dict(serializers.message_payload(backend, stored))
     record.source_message_id = stored.id
@@ -288,6 +291,16 @@ async def settle(env, guild_id: int, game: str, results: dict) -> None:
 
 async def ledger_rows(env, game_id: int):
     return await env.bot.db.fetchall("SELECT * FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))
+
+
+async def adopt_in(env, bot, table_id: int):
+    """``bot``'s process adopts the table now (as its next beat would), its work the simulated
+    Discord's bot work: the tasks it starts for the table (its outbox, its clock) run on the
+    simulated clock, as a beat's would."""
+    with env._bot_scope():
+        table = await bot.tables.adopt(table_id)
+    await env.settle()
+    return table
 
 
 def shard_guild_id(shard: int, number: int = 1, shards: int = 2) -> int:

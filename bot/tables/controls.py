@@ -6,9 +6,13 @@ Custom ids name the table and the turn, never a card: ``chieu:<kind>:<table>[:<g
 - ``chieu:play:12:1:34:discard``      a move or helper in game 1 of table 12, at version 34
 - ``chieu:play:12:1:34:sel``          the card select
 - ``chieu:table:12:hand``            public table buttons (hand, back, rematch)
-- ``chieu:admin:34:season:5:Spring`` an admin button of server 34 (key ``season``, then what it
-  carries): answered by the /admin part that showed it, its ``<key>_clicked`` method, which
-  checks the clicker itself (``Admin.refused``); a button naming another server does nothing
+- ``chieu:admin:12:close``           what /admin shows for a table (close, remove, and their
+  confirmations; ``chieu:admin:12:remove:<user>`` names the player). Discord does not guard
+  buttons: each admin click is checked (bot.permissions) before anything else.
+- ``chieu:server:34:season:5:Spring`` an admin button of server 34 about no table (key ``season``,
+  then what it carries): answered by the /admin part that showed it, its ``<key>_clicked``
+  method, which checks the clicker itself (``Admin.refused``); one naming another server does
+  nothing
 
 Because the item is dynamic, the same ids keep working after a restart; anything that does
 not parse is answered with a clear refusal instead of Discord's "interaction failed".
@@ -39,26 +43,31 @@ class ControlId:
     key: str
     game_no: int | None = None
     version: int | None = None
+    target: int | None = None  # an admin control's player (a user id)
 
     def __str__(self) -> str:
         if self.kind == "play":
             return f"{PREFIX}:play:{self.table_id}:{self.game_no}:{self.version}:{self.key}"
+        if self.target is not None:
+            return f"{PREFIX}:{self.kind}:{self.table_id}:{self.key}:{self.target}"
         return f"{PREFIX}:{self.kind}:{self.table_id}:{self.key}"
 
 
 @dataclass(frozen=True)
 class AdminId:
+    """An admin control of a whole server (about no table): ``chieu:server:<guild>:<key>:<arg>``."""
     guild_id: int
     key: str
     arg: str = ""
 
     def __str__(self) -> str:
-        return f"{PREFIX}:admin:{self.guild_id}:{self.key}:{self.arg}"
+        return f"{PREFIX}:server:{self.guild_id}:{self.key}:{self.arg}"
 
 
 _PLAY = re.compile(r"play:(\d{1,12}):(\d{1,6}):(\d{1,6}):([a-z0-9_]{1,20})")
 _OTHER = re.compile(r"(lobby|table):(\d{1,12}):([a-z0-9_]{1,20})")
-_ADMIN = re.compile(r"admin:(\d{1,20}):([a-z0-9_]{1,20}):(.{0,70})", re.DOTALL)
+_ADMIN = re.compile(r"admin:(\d{1,12}):([a-z_]{1,20})(?::(\d{1,20}))?")
+_SERVER = re.compile(r"server:(\d{1,20}):([a-z0-9_]{1,20}):(.{0,70})", re.DOTALL)
 
 
 def parse(payload: str) -> ControlId | None:
@@ -68,11 +77,14 @@ def parse(payload: str) -> ControlId | None:
     if match := _OTHER.fullmatch(payload):
         kind, table, key = match.groups()
         return ControlId(kind, int(table), key)
+    if match := _ADMIN.fullmatch(payload):
+        table, key, target = match.groups()
+        return ControlId("admin", int(table), key, target=None if target is None else int(target))
     return None
 
 
 def parse_admin(payload: str) -> AdminId | None:
-    if match := _ADMIN.fullmatch(payload):
+    if match := _SERVER.fullmatch(payload):
         guild, key, arg = match.groups()
         return AdminId(int(guild), key, arg)
     return None
@@ -90,7 +102,7 @@ class Control(discord.ui.DynamicItem[discord.ui.Item], template=rf"{PREFIX}:(?P<
         service: ControlHandler = interaction.client.tables  # type: ignore[attr-defined]
         payload = self.custom_id.split(":", 1)[1]
         values = list(getattr(self.item, "values", []) or [])
-        if payload.startswith("admin:"):
+        if payload.startswith("server:"):
             admin = parse_admin(payload)
             cog = interaction.client.get_cog("Admin")  # type: ignore[attr-defined]
             handler = getattr(cog, f"{admin.key}_clicked", None) if admin else None

@@ -248,8 +248,8 @@ class ServiceCore:
     def _stop_driving(self, table: Table, why: str) -> None:
         """This process no longer drives the table: its timers, AI moves, settlement and
         outbox stop now (the task that found out included), and nothing more is written."""
-        if table.dropped:
-            return
+        if table.dropped or table.closed:
+            return  # (a table an admin closed is driven by nobody; it still shows its last word)
         table.dropped = True
         if self.tables.get(table.id) is table:
             del self.tables[table.id]

@@ -45,9 +45,9 @@ class EndFlow(ServiceCore):
         attempt = self._spawn(self._settle_first(table, game_id), f"settle-{game_id}", table)
         if not attempt.done():
             await asyncio.wait({attempt}, timeout=SETTLE_WAIT_SECONDS)
-        if table.dropped:
+        if table.dropped or table.closed:
             self.unsettled.discard(game_id)
-            return  # another process drives the table now, and settles the game
+            return  # another process drives the table now, and settles the game; or an admin closed it
         self._show_new_rounds(table)
         self._show_result(table, game_id, table.rounds_done())
         self.request_refresh(table)
@@ -55,6 +55,8 @@ class EndFlow(ServiceCore):
         while not table.dropped:
             try:
                 async with table.lock:
+                    if table.closed:
+                        return  # an admin closed it meanwhile (the settlement, if written, stays)
                     await self._save_table(table, status="finished", turn_deadline=None)
                     table.status = "finished"
                     table.finishing = False
@@ -91,7 +93,7 @@ class EndFlow(ServiceCore):
             await asyncio.sleep(retry_delay(failures))
             failures += 1
             row = await self.db.get_game(game_id)
-            if row is not None and row["status"] == "finished":
+            if row is not None and row["status"] in ("finished", "aborted"):  # (aborted: an admin voided it)
                 self.unsettled.discard(game_id)
                 return
             played = await self._game_shown(table, game_id)

@@ -81,6 +81,19 @@ def lobby_view(table: Table, *, cancellable: bool = False) -> discord.ui.View:
     return view
 
 
+def closed_note(table: Table) -> str:
+    """What a table an admin closed says (in the current language): who closed it, and that
+    the game in play is void or its chips were recorded before, earlier games staying settled."""
+    closed = table.closed or {}
+    note = _("Closed by an admin, {admin}.").format(admin=f"<@{closed.get('by')}>")
+    if closed.get("playing"):
+        note += " " + (_("This game is void: no chips move for it.") if closed.get("voided") else
+                       _("Its chips were recorded before the close and stay recorded."))
+    if closed.get("earlier"):
+        note += " " + _("The earlier games of this table stay settled.")
+    return note
+
+
 def next_round_view(table: Table) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(button(ControlId("table", table.id, "next"), _("Next round"), style="primary"))

@@ -61,10 +61,17 @@ class Table:
     deadline: float | None = None  # unix time the current human turn times out (persisted)
     lobby_expires_at: float | None = None  # unix time an unstarted lobby closes (persisted)
     lobby_note: str | None = None  # replaces the lobby's status line (why it closed)
+    # an admin closed the table (its messages say so instead of controls): who, and what became
+    # of the game in play ({"by": user id, "playing": bool, "voided": bool, "earlier": bool})
+    closed: dict[str, Any] | None = None
     # matches of several rounds
     pause_until: float | None = None  # unix time the next round starts, while between rounds (persisted)
     decks_stored: int = 0  # packs of the current game already in SQLite
     rounds_shown: int = 0  # round results of the current game handed to the outbox
+    # the last round result and result posted (channel, message, game[, round index]): an admin's
+    # close takes their Next round or Rematch away
+    round_message: tuple[int, int, int, int] | None = None
+    result_message: tuple[int, int, int] | None = None
     ai_failures: int = 0  # AI moves in a row that could not be saved
     acting: set[int] = field(default_factory=set)  # people who were to act at the last look
     clicked_at: dict[int, float] = field(default_factory=dict)  # seat -> last click on its hand (loop time)

@@ -325,7 +325,7 @@ class PlayFlow(ShowFlow):
             await asyncio.sleep(delay)
         async with table.lock:
             state = table.state
-            if table.version != version or state is None or state.is_over or \
+            if table.version != version or state is None or state.is_over or table.status != "playing" or \
                     (self._between_rounds(table) and not self._deciding(table)):
                 return
             seat = next((s for s in state.to_act if table.seats[s].auto), None)

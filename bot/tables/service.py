@@ -17,6 +17,7 @@ from bot import i18n
 from bot.backends import database_failure
 from bot.i18n import _
 
+from .admin import AdminFlow
 from .controls import ControlId
 from .core import Refused, log, now
 from .driving import REMATCH_WINDOW, ROUTED, DriveFlow
@@ -28,7 +29,7 @@ from .play import PlayFlow
 __all__ = ["REMATCH_WINDOW", "Refused", "TableService", "now"]
 
 
-class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
+class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow, AdminFlow):
     """Every table of the bot: Discord events in, engine actions applied, messages out."""
 
     async def handle(self, interaction: discord.Interaction, control: ControlId | None, values: list[str],
@@ -55,6 +56,10 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
                       *, routed: bool) -> None:
         if control is None:
             raise Refused(_("That control is not valid."))
+        # an admin's click is checked where it arrives (Discord guards no button), before it goes
+        # to the table's driver; a confirmation it asks for is answered right here
+        if control.kind == "admin" and not routed and await self._admin_precheck(interaction, control):
+            return
         table = self.tables.get(control.table_id)
         if table is None and self.leases.enabled:
             if routed:  # it left this process on the way
@@ -72,6 +77,8 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow):
             await self._lobby_click(interaction, table, control.key)
         elif control.kind == "table":
             await self._table_click(interaction, table, control.key)
+        elif control.kind == "admin":
+            await self._admin_click(interaction, table, control)
         else:
             await self._play_click(interaction, table, control, values)
 

@@ -56,7 +56,10 @@ class ShowFlow(ServiceCore):
         async def build(slot: Slot) -> Draft:
             with i18n.language(table.language):
                 embed = messages.lobby_embed(table, self.ui_of(table), note=table.lobby_note)
-                view = messages.lobby_view(table, cancellable=self._cancellable(table))
+                # an admin closed the table: no control is left
+                if table.closed:
+                    embed = messages.lobby_embed(table, self.ui_of(table), note=messages.closed_note(table))
+                view = None if table.closed else messages.lobby_view(table, cancellable=self._cancellable(table))
             return Draft((embed.to_dict(), _components(view)), embed=embed, view=view)
         return build
 
@@ -97,7 +100,9 @@ class ShowFlow(ServiceCore):
             with i18n.language(table.language):
                 picture = messages.table_picture(table, ui)
                 embed = messages.table_embed(table, ui, picture=picture is not None)
-                controls = None if table.state.is_over else messages.table_view(table)
+                controls = None if table.state.is_over or table.closed else messages.table_view(table)
+                if table.closed:
+                    embed.description = f"🛑 **{messages.closed_note(table)}**\n{embed.description or ''}".strip()
             attachment = None if picture is None else Attachment("table.png", picture,
                                                                   lambda: messages.table_png_bytes(picture))
             return Draft((embed.to_dict(), controls is None, picture), embed=embed, view=controls,
@@ -148,6 +153,11 @@ class ShowFlow(ServiceCore):
             if table.game_id != game_id or table.state is None:
                 return None
             ui = self.ui_of(table)
+            if table.closed:  # an admin closed the table: one line, no picture, no controls
+                with i18n.language(await self.dm_language(table.seats[seat].user_id)):
+                    text = "🛑 " + _("**{game} · table #{table}**:").format(
+                        game=ui.game.title, table=table.id) + " " + messages.closed_note(table)
+                return Draft(("closed", text), content=text)
             with i18n.language(await self.dm_language(table.seats[seat].user_id)):
                 shown = messages.hand_shown(table, ui, seat)
             free = slot.interaction is not None and \
@@ -350,16 +360,20 @@ class ShowFlow(ServiceCore):
         played.state = await self.stored_state(game_id)
         return played, played.state
 
-    def _show_round(self, table: Table, game_id: int, index: int) -> Slot:
+    def _round_build(self, table: Table, game_id: int, index: int):
         async def build(slot: Slot) -> Draft:
             played, state = await self._game_shown(table, game_id)
             return await self._round_draft(table, played, state, index)
+        return build
 
+    def _show_round(self, table: Table, game_id: int, index: int) -> Slot:
         async def posted(slot: Slot, message: discord.Message) -> None:
+            table.round_message = (message.channel.id, message.id, game_id, index)  # (its Next round, if closed)
             await self._under_lease(table, self.db.set_rounds_posted, game_id, index + 1)
 
         return self.presenter(table).add(Slot(
-            f"round:{game_id}:{index}", build, channel_id=table.play_channel_id, once=True, order=POSTED,
+            f"round:{game_id}:{index}", self._round_build(table, game_id, index), channel_id=table.play_channel_id,
+            once=True, order=POSTED,
             after=f"round:{game_id}:{index - 1}" if index else None, fallback_channel_id=self._fallback(table),
             posted=posted))
 
@@ -380,6 +394,17 @@ class ShowFlow(ServiceCore):
 
     def _show_result(self, table: Table, game_id: int, rounds: int = 0) -> Slot:
         """The game's result, posted once (its round results before it)."""
+        async def posted(slot: Slot, message: discord.Message) -> None:
+            table.result_message = (message.channel.id, message.id, game_id)  # (edited if an admin closes it)
+            await self._under_lease(table, self.db.set_result_message, game_id, message.id)
+            log.debug("result of table %s game %s posted", table.id, game_id)
+
+        return self.presenter(table).add(Slot(
+            f"result:{game_id}", self._result_build(table, game_id), channel_id=table.play_channel_id, once=True,
+            order=POSTED, after=f"round:{game_id}:{rounds - 1}" if rounds else None,
+            fallback_channel_id=self._fallback(table), posted=posted))
+
+    def _result_build(self, table: Table, game_id: int):
         async def build(slot: Slot) -> Draft:
             played, state = await self._game_shown(table, game_id)
             ui = self.ui_of(table)
@@ -387,22 +412,17 @@ class ShowFlow(ServiceCore):
             names = played.names()
             with i18n.language(table.language):
                 embed = messages.result_embed(played, ui, outcome, names)
-                if game_id in self.unsettled:  # the chips shown are recorded later
+                closed = table.closed is not None and table.game_id == game_id
+                if closed:  # an admin closed the table before the chips were recorded, or after
+                    embed.description = f"🛑 **{messages.closed_note(table)}**\n\n{embed.description or ''}".strip()
+                elif game_id in self.unsettled:  # the chips shown are recorded later
                     embed.description = f"{embed.description}\n\n{unrecorded_note()}".strip()
-                controls = messages.table_view(table, rematch=True)
+                controls = None if closed else messages.table_view(table, rematch=True)
                 rows = ui.result_rows(state.view(None), played.raw_names(), messages.settlement(played, outcome))
                 title = _("{game} · table #{table} · game {number} — result").format(
                     game=ui.game.title, table=table.id, number=played.game_no)
             return await _rows_draft(("result", game_id), embed, controls, rows, title, ui.deck, "result.png")
-
-        async def posted(slot: Slot, message: discord.Message) -> None:
-            await self._under_lease(table, self.db.set_result_message, game_id, message.id)
-            log.debug("result of table %s game %s posted", table.id, game_id)
-
-        return self.presenter(table).add(Slot(
-            f"result:{game_id}", build, channel_id=table.play_channel_id, once=True, order=POSTED,
-            after=f"round:{game_id}:{rounds - 1}" if rounds else None, fallback_channel_id=self._fallback(table),
-            posted=posted))
+        return build
 
     def _show_rounds_since(self, table: Table, game_id: int, posted: int, done: int) -> None:
         for index in range(posted, done):

@@ -147,16 +147,16 @@ async def test_a_forged_button_or_one_from_another_server_changes_nothing(simcor
     admin, other_admin = players.admin(), elsewhere.admin("olga")
     asked = await admin.slash(channel, "admin season start", name="Spring")
     confirm = custom_id(asked.response, "Start the season")
-    assert confirm == f"chieu:admin:{gid}:season:0:Spring"
+    assert confirm == f"chieu:server:{gid}:season:0:Spring"
 
     there = await other_admin.send(elsewhere.channel, "hello")
     here = await admin.send(channel, "hello")
     (forged,) = await click_many(env, [(admin, here, confirm)])  # not on the message: Discord's check
     clicks = [forged,
               await tampered_click(env, other_admin, there, confirm),  # this server's button, in another
-              await tampered_click(env, admin, here, f"chieu:admin:{gid}:season:x:Spring"),
-              await tampered_click(env, admin, here, f"chieu:admin:{gid}:nothing:0:Spring"),
-              await tampered_click(env, admin, here, f"chieu:admin:{gid}:season")]
+              await tampered_click(env, admin, here, f"chieu:server:{gid}:season:x:Spring"),
+              await tampered_click(env, admin, here, f"chieu:server:{gid}:nothing:0:Spring"),
+              await tampered_click(env, admin, here, f"chieu:server:{gid}:season")]
     for click in clicks:
         assert click.ephemeral and click.response.content == "That control is not valid."
     for guild in (gid, elsewhere.guild.id):
