@@ -67,7 +67,8 @@ async def test_one_schema_from_one_migration_history(tmp_path, postgres_server):
 # never edited (its effect on SQLite would change), a new one is appended.
 RELEASED = {
     1: "c15afbab15829918", 2: "766deb62cece56b2", 3: "adb3d18b3b78f280", 4: "d2cc371bd2a57537",
-    5: "8c3b7a542a5d196e", 6: "19a2ce3bd05a1f8d",
+    5: "8c3b7a542a5d196e", 6: "19a2ce3bd05a1f8d", 7: "db1529007edd891f", 8: "f6e12ac658da60ff",
+    9: "f430c7842a09be73", 10: "1411207fdf82b53b", 11: "7586c6a3fc2bba53",
 }
 
 
