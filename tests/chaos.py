@@ -31,6 +31,7 @@ the one Discord would give, and a bot that posts anew is seen to do so.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import logging
@@ -562,6 +563,7 @@ class Chaos:
         # timeout, so a retry sleeping exactly 5 s (the bot's first backoff) during restore would
         # fire in real time and fail the attach itself. Faults resume right after.
         active, self.faults.active = self.faults.active, False
+        attaching = ATTACH_SECONDS.set(60.0)
         try:
             await self.env.restart_bot(self.build_bot())
         except Exception as exc:  # noqa: BLE001 - a restart that fails is a finding
@@ -569,6 +571,7 @@ class Chaos:
             raise
         finally:
             self.faults.active = active
+            ATTACH_SECONDS.reset(attaching)
         await old.release()
         self.report.stats["restarts"] += 1
 
@@ -813,6 +816,11 @@ def park_lock_waiters() -> None:
     _settlement._park_reason = park_reason
 
 
+#: real seconds a restarted bot may take to attach (simcord allows a fixed 5 s, which a loaded
+#: machine rebuilding every table, pictures included, overran: "bot did not settle")
+ATTACH_SECONDS: contextvars.ContextVar[float] = contextvars.ContextVar("chaos_attach_seconds", default=0.0)
+
+
 def fast_settle() -> None:
     """The 1 ms settle idle of tests/conftest.py (applied once; CHIEU_SIM_REAL_IDLE=1 skips it)."""
     from simcord.env import Env
@@ -822,6 +830,8 @@ def fast_settle() -> None:
     settle = Env._settle_internal
 
     async def _fast_settle(self, *, timeout=None, idle=0.05, dispatch=None, _deadline=None):
+        if timeout is not None and _deadline is None:
+            timeout = max(timeout, ATTACH_SECONDS.get())
         return await settle(self, timeout=timeout, idle=min(idle, 0.001), dispatch=dispatch, _deadline=_deadline)
 
     _fast_settle._chieu_fast = True
