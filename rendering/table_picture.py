@@ -143,15 +143,18 @@ def sized_theme(size: int) -> SizedTheme:
                       detail_size=size)
 
 
+BOX_EM = 8  # the widest a seat box's lines are, in em of their size; 6 for many boxes to a row
+
+
 @lru_cache(maxsize=256)
-def box_width(seats: tuple[SeatBox, ...], theme) -> int:
+def box_width(seats: tuple[SeatBox, ...], theme, em: int = BOX_EM) -> int:
     """How wide every seat box is drawn: :data:`BOX_W`, or what the widest name or line needs,
-    up to 8 em of the lines' size (a longer line wraps between its facts; a fact longer than
-    that, between its words)."""
+    up to ``em`` em of the lines' size (a longer line wraps between its facts; a fact longer
+    than that, between its words)."""
     size = _detail_size(theme)
     names = max((measure(printable(s.name), theme.label_size, True) for s in seats), default=0)
     widest = max((measure(printable(line), size) for s in seats for line in s.detail.splitlines()), default=0)
-    return max(BOX_W, min(max(names, widest), round(8 * size)) + 16)
+    return max(BOX_W, min(max(names, widest), round(em * size)) + 16)
 
 
 @lru_cache(maxsize=1024)
@@ -179,10 +182,10 @@ class SeatsBlock(Block):
     """The players around the table, in rows of boxes (as many a row as ``max_width`` holds):
     each his name, with his detail's first facts after it as far as they fit, the others under it."""
 
-    def __init__(self, seats: tuple[SeatBox, ...], *, max_width: int, theme=PICTURE_THEME):
+    def __init__(self, seats: tuple[SeatBox, ...], *, max_width: int, theme=PICTURE_THEME, em: int = BOX_EM):
         self.seats = seats
         self.theme = theme
-        self.box_w = box_w = min(box_width(seats, theme), max(BOX_W, max_width))
+        self.box_w = box_w = min(box_width(seats, theme, em), max(BOX_W, max_width))
         most = max(1, min(len(seats), (max_width + BOX_GAP) // (box_w + BOX_GAP)))
         rows = -(-len(seats) // most) if seats else 0
         self.per_row = -(-len(seats) // rows) if seats else 1  # balanced: 2 + 2 rather than 3 + 1
@@ -527,12 +530,12 @@ def _merged(picture: TablePicture) -> Section | None:
 
 
 def _right(picture: TablePicture, width: int, panel: tuple[int, int] | None, merged: Section | None,
-           theme=PICTURE_THEME, seats: bool = True) -> Column:
+           theme=PICTURE_THEME, seats: bool = True, em: int = BOX_EM) -> Column:
     """Everything but the title and the piles (and the seats' boxes unless ``seats``), within
     ``width`` px; ``panel``: the rows' (panel width, columns)."""
     parts: list[tuple[Block | None, int]] = []
     if seats and picture.seats and merged is None:
-        parts.append((_seats(picture.seats, width, theme), 0))
+        parts.append((_seats(picture.seats, width, theme, em), 0))
     for section in picture.sections:
         parts.append((_text_block(section.title, theme.caption_size, theme.muted, True, width), 10))
         groups = tuple(g for g in section.groups if g.cards)
@@ -578,8 +581,8 @@ def _readable(candidates, fallback):
 
 
 @lru_cache(maxsize=256)
-def _seats(seats: tuple[SeatBox, ...], width: int, theme) -> SeatsBlock:
-    return SeatsBlock(seats, max_width=width, theme=theme)
+def _seats(seats: tuple[SeatBox, ...], width: int, theme, em: int) -> SeatsBlock:
+    return SeatsBlock(seats, max_width=width, theme=theme, em=em)
 
 
 @lru_cache(maxsize=128)
@@ -600,15 +603,15 @@ def _layouts(picture: TablePicture, strict: bool = True):
     # the piles' width at the smallest text: where the guess of each layout's width starts
     beside = (_piles(picture.piles, picture.deck, sized_theme(SIZES[0])).width + 20) if picture.piles else 0
 
-    def whole(theme, width: int, panel: tuple[int, int] | None, where: str) -> Column:
+    def whole(theme, where: str, width: int, panel: tuple[int, int] | None, em: int = BOX_EM) -> Column:
         piles = _piles(picture.piles, picture.deck, theme, where != "top") if picture.piles else None
         if where == "under":  # the seats' boxes across, the piles beside the sections under them
             piles_w = piles.width + 20 if piles else 0
             rest = _right(picture, max(width - piles_w, BOX_W), panel, merged, theme, seats=False)
-            body = Column([(_seats(picture.seats, width, theme), 0),
+            body = Column([(_seats(picture.seats, width, theme, em), 0),
                            (Beside([piles, rest], gap=20), 12)])
         else:
-            right = _right(picture, width, panel, merged, theme)
+            right = _right(picture, width, panel, merged, theme, em=em)
             body = Column([(piles, 0), (right, 12)]) if where == "top" else Beside([piles, right], gap=20)
         title = _text_block(picture.title, theme.title_size, theme.text, True, max(body.width, 360))
         notes = [_text_block(note, theme.caption_size, theme.muted, False, max(body.width, 700))
@@ -618,11 +621,11 @@ def _layouts(picture: TablePicture, strict: bool = True):
     def sized(width_of, guess: int) -> Iterator[Block | None]:
         """The arrangement with the piles at the left, and with them on a line above the rest
         or beside the sections under the seats' boxes (large text leaves little room beside them)."""
-        yield _sized(lambda theme: whole(theme, *width_of(theme), "left"), 2 * pad + beside + guess, strict)
+        yield _sized(lambda theme: whole(theme, "left", *width_of(theme)), 2 * pad + beside + guess, strict)
         if picture.piles:
-            yield _sized(lambda theme: whole(theme, *width_of(theme), "top"), 2 * pad + guess, strict)
+            yield _sized(lambda theme: whole(theme, "top", *width_of(theme)), 2 * pad + guess, strict)
             if picture.sections and picture.seats and merged is None:
-                yield _sized(lambda theme: whole(theme, *width_of(theme), "under"), 2 * pad + guess, strict)
+                yield _sized(lambda theme: whole(theme, "under", *width_of(theme)), 2 * pad + guess, strict)
 
     if rows:
         natural = max(_row_natural(row, deck, base) for row in rows) + 2 * Panel.PAD
@@ -633,10 +636,11 @@ def _layouts(picture: TablePicture, strict: bool = True):
                 yield from sized(lambda theme, width=width, panel=(panel_width, columns): (width, panel), width)
         return
     seats = picture.seats
-    # the seats' boxes k to a row (their width grows with their text)
+    # the seats' boxes k to a row (their width grows with their text), narrower when many
     for k in range(1, len(seats) + 1):
-        yield from sized(lambda theme, k=k: (box_width(seats, theme) * k + BOX_GAP * (k - 1), None),
-                         BOX_W * k + BOX_GAP * (k - 1))
+        for em in (BOX_EM, 6) if k >= 3 else (BOX_EM,):
+            yield from sized(lambda theme, k=k, em=em: (box_width(seats, theme, em) * k + BOX_GAP * (k - 1), None, em),
+                             BOX_W * k + BOX_GAP * (k - 1))
     widths: set[int] = set()
     groups = [g for section in picture.sections for g in section.groups if g.cards]
     if groups:
@@ -663,19 +667,20 @@ def _canvas(width: int, height: int) -> Image.Image:
 
 
 MAX_WIDTH = 1400  # px: wider, the cards are shown too small (the words grow with the width)
+SQUARE = 1.15  # at most this much taller than wide, when no arrangement of the words is wider
 
 
 def _choose(candidates, pad: int) -> Block:
-    """The arrangement to draw: a landscape one (Discord shows an embed's picture in at most
-    :data:`~rendering.landscape.VIEW`: a tall one is shown small) at most :data:`MAX_WIDTH`
-    wide, if any, else the widest for its height; among those, the one whose cards are shown
-    the largest; ties go to the smaller picture. (Its words are sized for its width: they read
-    as well in any.)"""
+    """The arrangement to draw: one at most :data:`MAX_WIDTH` wide and not much taller than wide
+    (Discord shows an embed's picture in at most :data:`~rendering.landscape.VIEW`: a tall one
+    is shown small), if any; a landscape one among them, if any, else the widest for its
+    height; then the one whose cards are shown the largest; ties go to the smaller picture.
+    (Its words are sized for its width: they read as well in any.)"""
     def key(block: Block):
         width, height = block.width + 2 * pad, block.height + 2 * pad
         landscape = width > height
-        return (landscape, width <= MAX_WIDTH, shown_scale(width, height) if landscape else width / height,
-                -width * height)
+        return (width <= MAX_WIDTH and height <= SQUARE * width, landscape,
+                shown_scale(width, height) if landscape else width / height, -width * height)
 
     return max(candidates, key=key)
 

@@ -65,10 +65,10 @@ def test_seats_are_set_in_balanced_rows():
 def test_six_seats_fit_and_more_melds_make_a_bigger_picture():
     small = table_picture_image(picture(seats=6, melds=2))
     big = table_picture_image(picture(seats=6, melds=14))
-    assert small.width <= 1100 and big.width <= 1600  # the words grow with the width (readable at 400 px)
+    assert small.width <= 1400 and big.width <= 1600  # the words grow with the width (readable at 400 px)
     assert big.width * big.height > small.width * small.height
     # six seats' words, readable, leave no arrangement much wider than tall: none is much taller
-    assert small.height <= 1.1 * small.width and big.height <= 1.1 * big.width
+    assert small.height <= 1.15 * small.width and big.height <= 1.15 * big.width
 
 
 def test_an_empty_section_says_so():
@@ -103,8 +103,8 @@ def test_rows_render_and_empty_rows_stay_small():
     some = (full[0], Row("Player 1", (Group("trash row", ()),)), full[2], Row("Player 3", ()))
     none = tuple(Row(r.label, (Group("trash row", ()),)) for r in full)
     big, mid, small = (table_picture_image(rows_picture(r)) for r in (full, some, none))
-    assert big.width <= 1100 and big.width * big.height >= mid.width * mid.height > small.width * small.height
-    assert small.height < 0.8 * big.height  # the seats' panels without cards
+    assert big.width <= 1400 and big.width * big.height >= mid.width * mid.height > small.width * small.height
+    assert small.height < big.height  # the seats' panels without cards
     assert all(image.width > image.height for image in (big, mid, small))
 
 
