@@ -638,7 +638,8 @@ def _layouts(picture: TablePicture, strict: bool = True):
     seats = picture.seats
     # the seats' boxes k to a row (their width grows with their text), narrower when many
     for k in range(1, len(seats) + 1):
-        for em in (BOX_EM, 6) if k >= 3 else (BOX_EM,):
+        per_row = -(-len(seats) // -(-len(seats) // k))  # balanced rows: 4 seats 3 to a row are 2 + 2
+        for em in (BOX_EM, 6) if per_row >= 3 else (BOX_EM,):
             yield from sized(lambda theme, k=k, em=em: (box_width(seats, theme, em) * k + BOX_GAP * (k - 1), None, em),
                              BOX_W * k + BOX_GAP * (k - 1))
     widths: set[int] = set()
