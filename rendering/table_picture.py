@@ -618,12 +618,14 @@ def _layouts(picture: TablePicture, strict: bool = True):
                  for note in picture.notes]
         return Column([(title, 0), (body, 8)] + [(note, 8) for note in notes])
 
-    def sized(width_of, guess: int) -> Iterator[Block | None]:
+    def sized(width_of, guess: int, top: bool = True) -> Iterator[Block | None]:
         """The arrangement with the piles at the left, and with them on a line above the rest
-        or beside the sections under the seats' boxes (large text leaves little room beside them)."""
+        (unless not ``top``) or beside the sections under the seats' boxes (large text leaves
+        little room beside them)."""
         yield _sized(lambda theme: whole(theme, "left", *width_of(theme)), 2 * pad + beside + guess, strict)
         if picture.piles:
-            yield _sized(lambda theme: whole(theme, "top", *width_of(theme)), 2 * pad + guess, strict)
+            if top:
+                yield _sized(lambda theme: whole(theme, "top", *width_of(theme)), 2 * pad + guess, strict)
             if picture.sections and picture.seats and merged is None:
                 yield _sized(lambda theme: whole(theme, "under", *width_of(theme)), 2 * pad + guess, strict)
 
@@ -648,7 +650,8 @@ def _layouts(picture: TablePicture, strict: bool = True):
         natural = one_line_width([g.cards for g in groups], deck, base.group_gap) + len(groups) * 12
         widths |= set(panel_widths(natural, 300, 1000, lines=range(1, 7)))
     for width in sorted(widths)[-8:] if len(widths) > 8 else sorted(widths):
-        yield from sized(lambda theme, width=width: (width, None), width)
+        # (the sections' widths: the seats' boxes above the sections, not the piles, hold the width)
+        yield from sized(lambda theme, width=width: (width, None), width, top=False)
     if not seats and not widths:
         yield from sized(lambda theme: (360, None), 360)
 
