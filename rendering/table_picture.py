@@ -16,20 +16,22 @@ Jokers standing for a card (``JK=5H``) are drawn as such by the decks.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import _async
-from .compose import THEME, Block, CardPlan, CardsBlock, Slot, TextBlock, common_step, plan_cards
+from .compose import THEME, Block, Theme, CardPlan, CardsBlock, Slot, TextBlock, common_step, plan_cards
 from .encode import encode_picture
-from .landscape import PICTURE_THEME, Beside, Column, Grid, Panel, choose, column_counts, panel_widths
+from .landscape import (PICTURE_THEME, SIZES, Beside, Column, Grid, Panel, column_counts, panel_widths,
+                        readable_size, shown_scale)
 from .fonts import has_glyph, prepare_text
 from .shapes import SUIT_CHARS
 from .sprites import Deck, card_shadow, card_sprite, get_deck
 from .table import one_line_width
-from .text import TextLine, measure, paste_text, text_line, wrap_items
+from .text import ITEM_SEP, line_size, measure, paste_text, text_line, wrap_items
 
 __all__ = ["Group", "Pile", "Row", "SeatBox", "Section", "TablePicture", "picture_names", "printable",
            "render_table_picture", "render_table_picture_async"]
@@ -87,64 +89,158 @@ class TablePicture:
 # ---------------------------------------------------------------------------- blocks
 
 ACTIVE = (255, 200, 60)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A line of text, measured when a layout is tried and drawn only if it is chosen (most
+    layouts tried are not: drawing their words, at their sizes, would cost the most)."""
+    text: str
+    size: int
+    bold: bool
+    colour: tuple[int, int, int]
+
+    @property
+    def width(self) -> int:
+        return line_size(self.text, self.size, self.bold)[0]
+
+    @property
+    def height(self) -> int:
+        return line_size(self.text, self.size, self.bold)[1]
+
+    @property
+    def baseline(self) -> int:
+        return line_size(self.text, self.size, self.bold)[2]
+
+    def paste(self, canvas, xy: tuple[int, int]) -> None:
+        paste_text(canvas, text_line(self.text, self.size, self.bold, self.colour), xy)
 BOX_FILL = (36, 88, 63)
 BOX_DIM = (33, 66, 50)
 BOX_W, BOX_GAP = 188, 10
 
 
+@dataclass(frozen=True)
+class SizedTheme(Theme):
+    """A table picture's theme whose text is sized for its width (:func:`sized_theme`)."""
+    detail_size: int = 15
+
+
 def _detail_size(theme) -> int:
-    return theme.index_size + 2
+    """The size of the seats' lines (card counts, totals, points) and the piles' captions
+    (the stock's count): :func:`sized_theme` makes it readable."""
+    return theme.detail_size if isinstance(theme, SizedTheme) else theme.index_size + 2
+
+
+@lru_cache(maxsize=64)
+def sized_theme(size: int) -> SizedTheme:
+    """The picture's theme with the seats' lines, the piles' captions and labels and the
+    sections' titles set at ``size``, the names too (bold), the title a little larger: what a
+    picture needs for its numbers to be read once shown 400 px wide (:func:`_sized`). The
+    groups' labels over the cards keep their size: larger, they would push the cards apart."""
+    theme = PICTURE_THEME
+    return SizedTheme(**{**vars(theme), "caption_size": max(theme.caption_size, size),
+                         "label_size": max(theme.label_size, size), "title_size": max(theme.title_size, size + 2)},
+                      detail_size=size)
+
+
+BOX_EM = 8  # the widest a seat box's lines are, in em of their size; 6 for many boxes to a row
+
+
+@lru_cache(maxsize=256)
+def box_width(seats: tuple[SeatBox, ...], theme, em: int = BOX_EM) -> int:
+    """How wide every seat box is drawn: :data:`BOX_W`, or what the widest name or line needs,
+    up to ``em`` em of the lines' size (a longer line wraps between its facts; a fact longer
+    than that, between its words)."""
+    size = _detail_size(theme)
+    names = max((measure(printable(s.name), theme.label_size, True) for s in seats), default=0)
+    widest = max((measure(printable(line), size) for s in seats for line in s.detail.splitlines()), default=0)
+    return max(BOX_W, min(max(names, widest), round(em * size)) + 16)
+
+
+@lru_cache(maxsize=1024)
+def _facts(detail: str) -> tuple[str, ...]:
+    """A seat's detail as its facts ("7 cards\ntotal 10" -> "7 cards", "total 10")."""
+    return tuple(fact for line in detail.splitlines() if printable(line) for fact in printable(line).split(ITEM_SEP))
+
+
+@lru_cache(maxsize=2048)
+def _flow(facts: tuple[str, ...], size: int, room: int, width: int) -> tuple[str, tuple[str, ...]]:
+    """``facts`` after a name: those that fit in its line's ``room`` px, then the others
+    wrapped to ``width`` px between facts (a fact is never cut, nor run into the next: "7 cards
+    · total 10"; only a fact longer than a line is word-wrapped)."""
+    first = 0
+    while first < len(facts) and measure(ITEM_SEP.join(facts[:first + 1]), size) <= room:
+        first += 1
+    rest = wrap_items(ITEM_SEP.join(facts[first:]), size, False, width) if facts[first:] else ()
+    return ITEM_SEP.join(facts[:first]), rest
+
+
+NAME_GAP = 10  # between a name and the facts after it on its line
 
 
 class SeatsBlock(Block):
-    """The players around the table, in rows of boxes (as many a row as ``max_width`` holds)."""
+    """The players around the table, in rows of boxes (as many a row as ``max_width`` holds):
+    each his name, with his detail's first facts after it as far as they fit, the others under it."""
 
-    def __init__(self, seats: tuple[SeatBox, ...], *, max_width: int, theme=PICTURE_THEME):
+    def __init__(self, seats: tuple[SeatBox, ...], *, max_width: int, theme=PICTURE_THEME, em: int = BOX_EM):
         self.seats = seats
         self.theme = theme
-        most = max(1, min(len(seats), (max_width + BOX_GAP) // (BOX_W + BOX_GAP)))
+        self.box_w = box_w = min(box_width(seats, theme, em), max(BOX_W, max_width))
+        most = max(1, min(len(seats), (max_width + BOX_GAP) // (box_w + BOX_GAP)))
         rows = -(-len(seats) // most) if seats else 0
         self.per_row = -(-len(seats) // rows) if seats else 1  # balanced: 2 + 2 rather than 3 + 1
         size = _detail_size(theme)
+        inner = box_w - 16
+        self.names = [_fit(s.name, theme.label_size, True, inner) for s in seats]
         # a detail too long for the box wraps onto more lines: a cut word ("2 jokers annou…")
         # would hide what the line says
-        self.details = [_wrapped(s.detail, size, BOX_W - 16) for s in seats]
-        lines = max((len(d) for d in self.details), default=0)
-        self.line_h = _detail_size(theme) + 5
+        self.flows = [_flow(_facts(s.detail), size, inner - measure(name, theme.label_size, True) - NAME_GAP, inner)
+                      for s, name in zip(seats, self.names)]
+        self.details = [([first] if first else []) + list(rest) for first, rest in self.flows]
+        lines = max((len(rest) for _first, rest in self.flows), default=0)
+        self.line_h = size + 5
         self.name_h = theme.label_size + 10
-        self.box_h = self.name_h + self.line_h * lines + 8  # the name, the detail lines, a little room below
-        self.width = self.per_row * BOX_W + (self.per_row - 1) * BOX_GAP if seats else 0
+        self.box_h = self.name_h + self.line_h * lines + 8  # the name, the lines under it, a little room below
+        self.width = self.per_row * box_w + (self.per_row - 1) * BOX_GAP if seats else 0
         self.height = rows * self.box_h + max(0, rows - 1) * BOX_GAP
 
     def draw(self, canvas, x, y):
         draw = ImageDraw.Draw(canvas)
         theme = self.theme
         size = _detail_size(theme)
+        box_w = self.box_w
         for i, seat in enumerate(self.seats):
-            bx = x + (i % self.per_row) * (BOX_W + BOX_GAP)
+            bx = x + (i % self.per_row) * (box_w + BOX_GAP)
             by = y + (i // self.per_row) * (self.box_h + BOX_GAP)
-            draw.rounded_rectangle((bx, by, bx + BOX_W - 1, by + self.box_h - 1), radius=8,
+            draw.rounded_rectangle((bx, by, bx + box_w - 1, by + self.box_h - 1), radius=8,
                                    fill=BOX_DIM if seat.dim else BOX_FILL,
                                    outline=ACTIVE if seat.active else theme.separator,
                                    width=3 if seat.active else 1)
             colour = theme.muted if seat.dim else theme.text
-            name = text_line(_fit(seat.name, theme.label_size, True, BOX_W - 16), theme.label_size, True, colour)
+            name = text_line(self.names[i], theme.label_size, True, colour)
             paste_text(canvas, name, (bx + 8, by + 4))
-            for k, line in enumerate(self.details[i]):
-                detail = text_line(line, size, False, theme.muted)
-                paste_text(canvas, detail, (bx + 8, by + self.name_h + k * self.line_h))
+            first, rest = self.flows[i]
+            if first:
+                line = text_line(first, size, False, theme.muted)
+                paste_text(canvas, line, (bx + 8 + name.width + NAME_GAP, by + 4 + name.baseline - line.baseline))
+            for k, part in enumerate(rest):
+                line = text_line(part, size, False, theme.muted)
+                paste_text(canvas, line, (bx + 8, by + self.name_h + k * self.line_h))
 
 
 PILE_CAPTION_W = 170  # a longer caption ("discarded by <a long name>") wraps onto a second line
 
 
 def _caption_lines(caption: str, size: int) -> list[str]:
-    """A pile's caption in at most two lines of :data:`PILE_CAPTION_W`; only a name too long
-    for them is cut."""
-    lines = _wrapped(caption, size, PILE_CAPTION_W) if caption else []
-    if len(lines) > 2:
-        lines = [lines[0], _fit(" ".join(lines[1:]), size, False, PILE_CAPTION_W)]
+    """A pile's caption in at most three lines of :data:`PILE_CAPTION_W` (or 7.5 em, for large
+    text: "discarded by" / "Nguyễn Đức"); only a name too long for them is cut."""
+    width = max(PILE_CAPTION_W, round(7.5 * size))
+    lines = _wrapped(caption, size, width) if caption else []
+    if len(lines) > 3:
+        lines = lines[:2] + [_fit(" ".join(lines[2:]), size, False, width)]
     return lines
+
+
 PILE_GAP = 12
 
 
@@ -157,8 +253,8 @@ class PilesBlock(Block):
         self.piles = piles
         self.vertical = vertical
         size = _detail_size(theme)
-        self.labels = [text_line(p.label, theme.caption_size, True, theme.text) for p in piles]
-        self.captions = [[text_line(line, size, False, theme.muted) for line in _caption_lines(p.caption, size)]
+        self.labels = [Words(p.label, theme.caption_size, True, theme.text) for p in piles]
+        self.captions = [[Words(line, size, False, theme.muted) for line in _caption_lines(p.caption, size)]
                          for p in piles]
         self.sprites = [card_sprite(p.card, self.deck) if p.card else None for p in piles]
         card_w, card_h = self.deck.card_size
@@ -182,7 +278,7 @@ class PilesBlock(Block):
             if self.vertical:
                 cell = self.width
             cx = x + (cell - card_w) // 2
-            paste_text(canvas, label, (x + (cell - label.width) // 2, y))
+            label.paste(canvas, (x + (cell - label.width) // 2, y))
             top = y + self.label_h + 4
             if pile.card is None:
                 draw.rounded_rectangle((cx, top, cx + card_w - 1, top + card_h - 1), radius=self.deck.corner_radius,
@@ -192,7 +288,7 @@ class PilesBlock(Block):
                 canvas.paste(image, (cx - dx, top - dy), image)
             line_y = top + card_h + 4
             for line in caption:
-                paste_text(canvas, line, (x + (cell - line.width) // 2, line_y))
+                line.paste(canvas, (x + (cell - line.width) // 2, line_y))
                 line_y += line.height
             if self.vertical:
                 y += self.cell_h + PILE_GAP
@@ -283,32 +379,29 @@ def _make_room(plan: CardPlan, needs: dict[int, int], card_w: int) -> CardPlan:
 
 
 class NameLine(Block):
-    """A player's name (bold), with his detail after it on the same line when it fits, else
-    under it (wrapped to the width)."""
+    """A player's name (bold), with his detail after it on the same line as far as its facts
+    fit ("Lan  9 cards · khap 0"), the rest under it (wrapped to the width, between facts)."""
 
     def __init__(self, name: str, detail: str, *, colour, max_width: int, theme=PICTURE_THEME):
         size = _detail_size(theme)
-        self.name = text_line(_fit(name, theme.label_size, True, max_width), theme.label_size, True, colour)
-        self.details: list[tuple[TextLine, tuple[int, int]]] = []
-        if detail:
-            gap = 10
-            room = max_width - self.name.width - gap
-            if measure(detail, size) <= room:
-                line = text_line(detail, size, False, theme.muted)
-                self.details.append((line, (self.name.width + gap, self.name.baseline - line.baseline)))
-            else:
-                y = self.name.height
-                for part in _wrapped(detail, size, max_width):
-                    line = text_line(part, size, False, theme.muted)
-                    self.details.append((line, (0, y)))
-                    y += line.height
+        self.name = Words(_fit(name, theme.label_size, True, max_width), theme.label_size, True, colour)
+        self.details: list[tuple[Words, tuple[int, int]]] = []
+        first, rest = _flow(_facts(detail), size, max_width - self.name.width - NAME_GAP, max_width)
+        if first:
+            line = Words(first, size, False, theme.muted)
+            self.details.append((line, (self.name.width + NAME_GAP, self.name.baseline - line.baseline)))
+        y = self.name.height
+        for part in rest:
+            line = Words(part, size, False, theme.muted)
+            self.details.append((line, (0, y)))
+            y += line.height
         self.width = max([self.name.width] + [x + line.width for line, (x, _y) in self.details])
         self.height = max([self.name.height] + [y + line.height for line, (_x, y) in self.details])
 
     def draw(self, canvas, x, y):
-        paste_text(canvas, self.name, (x, y))
+        self.name.paste(canvas, (x, y))
         for line, (dx, dy) in self.details:
-            paste_text(canvas, line, (x + dx, y + dy))
+            line.paste(canvas, (x + dx, y + dy))
 
 
 @lru_cache(maxsize=512)
@@ -360,6 +453,7 @@ def _drawable(ch: str) -> bool:
     return ch in SUIT_CHARS or all(has_glyph(c) for c in prepare_text(ch))
 
 
+@lru_cache(maxsize=4096)
 def printable(text: str) -> str:
     """``text`` without the characters no font of the chain draws (they would print as a
     replacement: "\ue000 Lan" -> "Lan"), spaces collapsed. Empty if nothing is left."""
@@ -436,12 +530,12 @@ def _merged(picture: TablePicture) -> Section | None:
 
 
 def _right(picture: TablePicture, width: int, panel: tuple[int, int] | None, merged: Section | None,
-           theme=PICTURE_THEME) -> Column:
-    """Everything but the title and the piles, within ``width`` px; ``panel``: the rows'
-    (panel width, columns)."""
+           theme=PICTURE_THEME, seats: bool = True, em: int = BOX_EM) -> Column:
+    """Everything but the title and the piles (and the seats' boxes unless ``seats``), within
+    ``width`` px; ``panel``: the rows' (panel width, columns)."""
     parts: list[tuple[Block | None, int]] = []
-    if picture.seats and merged is None:
-        parts.append((SeatsBlock(picture.seats, max_width=width, theme=theme), 0))
+    if seats and picture.seats and merged is None:
+        parts.append((_seats(picture.seats, width, theme, em), 0))
     for section in picture.sections:
         parts.append((_text_block(section.title, theme.caption_size, theme.muted, True, width), 10))
         groups = tuple(g for g in section.groups if g.cards)
@@ -457,39 +551,109 @@ def _right(picture: TablePicture, width: int, panel: tuple[int, int] | None, mer
     return Column(parts)
 
 
-def _layouts(picture: TablePicture):
+def _sized(build, guess: int, strict: bool = True) -> Block | None:
+    """``build(theme)`` (a whole picture's content) with its text as small as its own width
+    allows: its numbers must read when the picture is shown 400 px wide
+    (:func:`rendering.landscape.readable_size`). Larger text makes a wider picture, which needs
+    larger text: sizes are tried from the one ``guess`` px wide needs, up the ladder. When the
+    text keeps outgrowing the picture (an arrangement with too many words across): None, or
+    unless ``strict`` the last tried."""
+    pad = PICTURE_THEME.padding
+    size = readable_size(guess)
+    for _ in range(4):
+        block = build(sized_theme(size))
+        need = readable_size(max(PICTURE_THEME.min_width, block.width + 2 * pad))
+        if need <= size:
+            return block
+        size = need
+    return None if strict else block
+
+
+def _readable(candidates, fallback):
+    """The ``candidates`` that are not None; ``fallback()`` if none is."""
+    found = False
+    for block in candidates:
+        if block is not None:
+            found = True
+            yield block
+    if not found:
+        yield fallback()
+
+
+@lru_cache(maxsize=256)
+def _seats(seats: tuple[SeatBox, ...], width: int, theme, em: int) -> SeatsBlock:
+    return SeatsBlock(seats, max_width=width, theme=theme, em=em)
+
+
+@lru_cache(maxsize=128)
+def _piles(piles: tuple[Pile, ...], deck: str, theme, vertical: bool = True) -> PilesBlock:
+    return PilesBlock(piles, deck=deck, theme=theme, vertical=vertical)
+
+
+def _layouts(picture: TablePicture, strict: bool = True):
     """Every arrangement tried (:func:`rendering.landscape.choose` picks one): the title over the
     piles (one below the other) at the left of the rest, which is laid out at a few widths, its
-    rows of players in panels in 1 to 3 columns."""
-    theme = PICTURE_THEME
+    rows of players in panels in 1 to 3 columns. Each is set with its text sized for its width
+    (:func:`_sized`); one whose text outgrows it is None unless not ``strict``."""
+    base = PICTURE_THEME
     deck = get_deck(picture.deck)
-    piles = PilesBlock(picture.piles, deck=picture.deck, theme=theme) if picture.piles else None
     merged = _merged(picture)
     rows = [row for section in picture.sections for row in section.rows]
-    notes = [_text_block(note, theme.caption_size, theme.muted, False, 700) for note in picture.notes]
+    pad = base.padding
+    # the piles' width at the smallest text: where the guess of each layout's width starts
+    beside = (_piles(picture.piles, picture.deck, sized_theme(SIZES[0])).width + 20) if picture.piles else 0
 
-    def whole(right: Block) -> Column:
-        body = Beside([piles, right], gap=20)
+    def whole(theme, where: str, width: int, panel: tuple[int, int] | None, em: int = BOX_EM) -> Column:
+        piles = _piles(picture.piles, picture.deck, theme, where != "top") if picture.piles else None
+        if where == "under":  # the seats' boxes across, the piles beside the sections under them
+            piles_w = piles.width + 20 if piles else 0
+            rest = _right(picture, max(width - piles_w, BOX_W), panel, merged, theme, seats=False)
+            body = Column([(_seats(picture.seats, width, theme, em), 0),
+                           (Beside([piles, rest], gap=20), 12)])
+        else:
+            right = _right(picture, width, panel, merged, theme, em=em)
+            body = Column([(piles, 0), (right, 12)]) if where == "top" else Beside([piles, right], gap=20)
         title = _text_block(picture.title, theme.title_size, theme.text, True, max(body.width, 360))
+        notes = [_text_block(note, theme.caption_size, theme.muted, False, max(body.width, 700))
+                 for note in picture.notes]
         return Column([(title, 0), (body, 8)] + [(note, 8) for note in notes])
 
+    def sized(width_of, guess: int, top: bool = True) -> Iterator[Block | None]:
+        """The arrangement with the piles at the left, and with them on a line above the rest
+        (unless not ``top``) or beside the sections under the seats' boxes (large text leaves
+        little room beside them)."""
+        yield _sized(lambda theme: whole(theme, "left", *width_of(theme)), 2 * pad + beside + guess, strict)
+        if picture.piles:
+            if top:
+                yield _sized(lambda theme: whole(theme, "top", *width_of(theme)), 2 * pad + guess, strict)
+            if picture.sections and picture.seats and merged is None:
+                yield _sized(lambda theme: whole(theme, "under", *width_of(theme)), 2 * pad + guess, strict)
+
     if rows:
-        natural = max(_row_natural(row, deck, theme) for row in rows) + 2 * Panel.PAD
+        natural = max(_row_natural(row, deck, base) for row in rows) + 2 * Panel.PAD
         count = max(len(section.rows) for section in picture.sections)
         for panel_width in panel_widths(natural, 240, 760):
             for columns in column_counts(count):
-                width = columns * panel_width + (columns - 1) * GRID_GAP
-                yield whole(_right(picture, max(width, BOX_W), (panel_width, columns), merged, theme))
+                width = max(columns * panel_width + (columns - 1) * GRID_GAP, BOX_W)
+                yield from sized(lambda theme, width=width, panel=(panel_width, columns): (width, panel), width)
         return
-    widths = {BOX_W * k + BOX_GAP * (k - 1) for k in range(1, len(picture.seats) + 1)}
+    seats = picture.seats
+    # the seats' boxes k to a row (their width grows with their text), narrower when many
+    for k in range(1, len(seats) + 1):
+        per_row = -(-len(seats) // -(-len(seats) // k))  # balanced rows: 4 seats 3 to a row are 2 + 2
+        for em in (BOX_EM, 6) if per_row >= 3 else (BOX_EM,):
+            yield from sized(lambda theme, k=k, em=em: (box_width(seats, theme, em) * k + BOX_GAP * (k - 1), None, em),
+                             BOX_W * k + BOX_GAP * (k - 1))
+    widths: set[int] = set()
     groups = [g for section in picture.sections for g in section.groups if g.cards]
     if groups:
-        natural = one_line_width([g.cards for g in groups], deck, theme.group_gap) + len(groups) * 12
+        natural = one_line_width([g.cards for g in groups], deck, base.group_gap) + len(groups) * 12
         widths |= set(panel_widths(natural, 300, 1000, lines=range(1, 7)))
     for width in sorted(widths)[-8:] if len(widths) > 8 else sorted(widths):
-        yield whole(_right(picture, width, None, merged, theme))
-    if not widths:
-        yield whole(_right(picture, 360, None, merged, theme))
+        # (the sections' widths: the seats' boxes above the sections, not the piles, hold the width)
+        yield from sized(lambda theme, width=width: (width, None), width, top=False)
+    if not seats and not widths:
+        yield from sized(lambda theme: (360, None), 360)
 
 
 _local = threading.local()
@@ -506,11 +670,39 @@ def _canvas(width: int, height: int) -> Image.Image:
     return canvas
 
 
+MAX_WIDTH = 1400  # px: wider, the cards are shown too small (the words grow with the width)
+SQUARE = 1.15  # at most this much taller than wide, when no arrangement of the words is wider
+
+
+def _choose(candidates, pad: int) -> Block:
+    """The arrangement to draw: one at most :data:`MAX_WIDTH` wide and not much taller than wide
+    (Discord shows an embed's picture in at most :data:`~rendering.landscape.VIEW`: a tall one
+    is shown small), if any; a landscape one among them, if any, else the widest for its
+    height; then the one whose cards are shown the largest; ties go to the smaller picture.
+    (Its words are sized for its width: they read as well in any.)"""
+    def key(block: Block):
+        width, height = block.width + 2 * pad, block.height + 2 * pad
+        landscape = width > height
+        return (width <= MAX_WIDTH and height <= SQUARE * width, landscape,
+                shown_scale(width, height) if landscape else width / height, -width * height)
+
+    return max(candidates, key=key)
+
+
+@lru_cache(maxsize=32)
+def _arranged(picture: TablePicture) -> Block:
+    """The arrangement chosen for ``picture`` (kept: the same picture is drawn again, in other
+    threads too, as blocks are not changed by drawing)."""
+    # (when no arrangement's text can be sized for it, the first one as large as was tried)
+    return _choose(_readable(_layouts(picture), lambda: next(_layouts(picture, strict=False))),
+                   PICTURE_THEME.padding)
+
+
 def _draw(picture: TablePicture) -> tuple[Image.Image, int, int]:
     """The picture drawn in the top left ``width`` × ``height`` corner of this thread's canvas
     (the rest of the canvas is left over from other pictures)."""
     theme = PICTURE_THEME
-    block = choose(_layouts(picture), theme.padding)
+    block = _arranged(picture)
     pad = theme.padding
     width = max(theme.min_width, block.width + 2 * pad)
     height = block.height + 2 * pad

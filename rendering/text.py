@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 from .fonts import FONT_LOCK, face_font, face_runs, font, prepare_text
 from .shapes import SUIT_CHARS, suit_mask
 
-__all__ = ["ITEM_SEP", "TextLine", "text_line", "wrap", "wrap_items", "paste_text"]
+__all__ = ["ITEM_SEP", "TextLine", "line_size", "text_line", "wrap", "wrap_items", "paste_text"]
 
 Color = tuple[int, int, int]
 
@@ -86,6 +86,25 @@ def measure(text: str, size: int, bold: bool = False) -> int:
         return _measure(prepare_text(text), size, bold)
 
 
+@lru_cache(maxsize=8192)
+def _line_size(text: str, size: int, bold: bool) -> tuple[int, int, int]:
+    """(width, height, baseline) of prepared ``text``'s line; the caller holds :data:`FONT_LOCK`."""
+    ascent, descent = font(size, bold).getmetrics()
+    for face in {face for face, _ in _runs(text) if face > 0}:  # a fallback font may reach higher or lower
+        more_ascent, more_descent = face_font(face, size, bold).getmetrics()
+        ascent, descent = max(ascent, min(more_ascent, round(size * 1.25))), max(descent, min(more_descent,
+                                                                                             round(size * 0.5)))
+    pad_top = max(1, size // 8)  # room for stacked Vietnamese marks (Ể, Ẫ)
+    return max(1, _measure(text, size, bold) + 2), ascent + descent + pad_top, ascent + pad_top
+
+
+def line_size(text: str, size: int, bold: bool = False) -> tuple[int, int, int]:
+    """(width, height, baseline) of :func:`text_line`'s line, without drawing it: a layout
+    that may not be drawn measures its words this way."""
+    with FONT_LOCK:
+        return _line_size(prepare_text(text), size, bold)
+
+
 @lru_cache(maxsize=512)
 def text_line(text: str, size: int, bold: bool, color: Color,
               red: Color = (255, 110, 110)) -> TextLine:
@@ -93,15 +112,7 @@ def text_line(text: str, size: int, bold: bool, color: Color,
     text = prepare_text(text)
     with FONT_LOCK:
         runs = _runs(text)
-        ascent, descent = font(size, bold).getmetrics()
-        for face in {face for face, _ in runs if face > 0}:  # a fallback font may reach higher or lower
-            more_ascent, more_descent = face_font(face, size, bold).getmetrics()
-            ascent, descent = max(ascent, min(more_ascent, round(size * 1.25))), max(descent, min(more_descent,
-                                                                                                 round(size * 0.5)))
-        pad_top = max(1, size // 8)  # room for stacked Vietnamese marks (Ể, Ẫ)
-        height = ascent + descent + pad_top
-        baseline = ascent + pad_top
-        width = max(1, _measure(text, size, bold) + 2)
+        width, height, baseline = _line_size(text, size, bold)
         main = Image.new("L", (width, height), 0)
         reds = None
         draw = ImageDraw.Draw(main)

@@ -1,6 +1,7 @@
 """The numbers that decide a game (points, totals, chips, ranks) are read on a phone: in every
 game's result picture and round picture, shown 400 px wide (:data:`rendering.landscape.VIEW`),
-every digit is at least 11 px tall.
+every digit is at least 11 px tall; so are, in the live table picture, the seats' counts and
+totals and the stock's count, from a game's start to its end, at 2 seats and at the most.
 
 Measured on the pixels: each line of text is recorded where the picture pastes it, the digits'
 place in it is measured with the same font, and the picture scaled to 400 px wide is searched
@@ -8,6 +9,7 @@ for the ink of those digits."""
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 
@@ -15,12 +17,14 @@ import pytest
 from PIL import Image
 
 import rendering.compose as compose
+import rendering.table_picture as table_picture
 from bot import i18n
 from bot.tables.adapter import Settlement
 from rendering.landscape import PICTURE_THEME
 from rendering.table import rows_image
+from rendering.table_picture import picture_names, table_picture_image
 from rendering.text import measure
-from tests.rendering.games import NAMES, OPTIONS, UIS
+from tests.rendering.games import NAMES, OPTIONS, UIS, table_of
 
 SHOWN_WIDTH = 400
 MIN_DIGIT_PX = 11
@@ -72,10 +76,10 @@ def digit_heights(image: Image.Image, lines: list[Pasted]) -> list[tuple[str, st
             left = line.x + 1 + measure(line.text[:run.start()], line.size, line.bold)
             right = line.x + 1 + measure(line.text[:run.end()], line.size, line.bold)
             # a pixel in from each side: the neighbours (a bracket, a comma) are not the digits'
-            box = (round(left * scale) + 1, int(line.y * scale), round(right * scale) - 1,
+            box = (round(left * scale) + 1, int(line.y * scale), max(round(right * scale) - 1, round(left * scale) + 2),
                    int((line.y + line.height) * scale) + 1)
             crop = shown.crop(box)
-            rows = [max(crop.getpixel((x, y)) for x in range(crop.width)) for y in range(crop.height)]
+            rows = [max((crop.getpixel((x, y)) for x in range(crop.width)), default=0) for y in range(crop.height)]
             threshold = felt + (min(PICTURE_THEME.muted) - felt) / 2
             ink = [y for y, value in enumerate(rows) if value >= threshold]
             found.append((line.text, run.group(), (ink[-1] - ink[0] + 1) if ink else 0))
@@ -133,3 +137,89 @@ def test_the_measure_finds_small_digits():
         lines.append(Pasted("total 1234 · +56 chips", size, False, 20, 20, line.height))
         heights = [height for _text, _digits, height in digit_heights(image, lines)]
         assert len(heights) == 2 and all((height >= MIN_DIGIT_PX) == wide for height in heights), (size, heights)
+
+
+# ---------------------------------------------------------------------------- the live table pictures
+
+@pytest.fixture
+def table_pasted(monkeypatch):
+    """Every line of text the table pictures paste through their own lines (seat boxes, piles,
+    panels' names and details, groups' labels), in pasting order."""
+    made: dict[int, tuple[str, int, bool]] = {}
+    lines: list[Pasted] = []
+    text_line, paste_text = table_picture.text_line, table_picture.paste_text
+
+    def recording_line(text, size, bold, color, red=(255, 110, 110)):
+        line = text_line(text, size, bold, color, red)
+        made[id(line)] = (text, size, bold)
+        return line
+
+    def recording_paste(canvas, line, xy):
+        paste_text(canvas, line, xy)
+        if id(line) in made:
+            lines.append(Pasted(*made[id(line)], xy[0], xy[1], line.height))
+
+    monkeypatch.setattr(table_picture, "text_line", recording_line)
+    monkeypatch.setattr(table_picture, "paste_text", recording_paste)
+    table_picture.seat_panel.cache_clear()
+    table_picture._labelled.cache_clear()
+    table_picture._piles.cache_clear()
+    yield lines
+    table_picture.seat_panel.cache_clear()
+    table_picture._labelled.cache_clear()
+    table_picture._piles.cache_clear()
+
+
+def table_views(game: str, players: int, seed: int = 5):
+    """("early"/"middle"/"late", public view) of a seeded game, half the moves the AI's and half
+    random (as tests/unit/test_hints.py plays them): at its start, halfway, and at its last
+    move, when the most cards are on the table."""
+    ui = UIS[game]()
+    rng = random.Random(seed)
+    state = ui.game.new(players, seed=seed, options=ui.engine_options(ui.table_options(OPTIONS.get(game, {}),
+                                                                                        stake=1)))
+    views = []
+    for _step in range(3000):
+        if state.is_over:
+            break
+        views.append(state.view(None))
+        seat = state.to_act[0]
+        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(state.legal_actions(seat)))
+    assert state.is_over
+    return ui, [("early", views[2]), ("middle", views[len(views) // 2]), ("late", views[-1])]
+
+
+def numbers_lines(lines: list[Pasted], names: list[str]) -> list[Pasted]:
+    """The lines whose numbers decide the game: the seats' lines (cards, totals, points, khap...)
+    and the piles' captions (the stock's count), drawn regular; not the names, the piles' and
+    groups' labels (bold). A name in a caption ("discarded by AI 1") is blanked: its digits
+    are not a count."""
+    found = []
+    for line in lines:
+        if line.bold:
+            continue
+        text = line.text
+        for name in names:
+            text = text.replace(name, "_" * len(name))
+        found.append(Pasted(text, line.size, line.bold, line.x, line.y, line.height))
+    return found
+
+
+@pytest.mark.parametrize("game,players", [(game, players) for game in sorted(UIS)
+                                          for players in sorted({UIS[game].game.min_players,
+                                                                 UIS[game].game.max_players})])
+def test_every_count_and_total_of_a_table_picture_is_11_px_tall_at_400_px(game, players, table_pasted):
+    table = table_of(game, players)
+    names = picture_names(table.names())
+    with i18n.language("en"):
+        ui, views = table_views(game, players)
+        for when, view in views:
+            table_pasted.clear()
+            image = table_picture_image(ui.table_picture(view, table.names(), table))
+            lines = numbers_lines(table_pasted, names)
+            heights = digit_heights(image, lines)
+            assert any(text.endswith(("cards", "card")) for text, _digits, _height in heights), (when, "no count")
+            if game in ("chinchon", "concan"):
+                assert any("total" in text for text, _digits, _height in heights), (when, "no total measured")
+            small = [(text, digits, height) for text, digits, height in heights if height < MIN_DIGIT_PX]
+            assert not small, (when, image.size, small[:5])
