@@ -78,7 +78,8 @@ class GameResult:
     wins: list[float]
     results: list[float]
     times: list[list[float]]  # by seat, seconds per decision
-    first_actions: list[list[Any]] = field(default_factory=list)
+    deck: list[str]  # the first round's pack as dealt (the same for every lineup of a deal)
+    actions: int  # how many actions the game took
 
 
 def play(game: str, lineup: tuple[str, ...], seed: int, *, mode: str = "game",
@@ -118,7 +119,9 @@ def play(game: str, lineup: tuple[str, ...], seed: int, *, mode: str = "game",
         winners = set(outcome.winners)
         wins = [1.0 if s in winners else 0.0 for s in range(players)]
         results = [float(c) for c in outcome.chips(1)]
-    return GameResult(lineup, wins, results, times, [list(a) for a in state.actions[:8]])
+    record = state.record()
+    deck = record["deck"] if "deck" in record else record["decks"][0]
+    return GameResult(lineup, wins, results, times, list(deck), len(state.actions))
 
 
 def play_deal(game: str, policies: tuple[str, str], players: int, seed: int, deal: int, *, mode: str = "game",
