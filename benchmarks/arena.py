@@ -8,8 +8,8 @@
 that seat and the second at the others (at 4 seats: one against three, rotated), so each deal
 gives ``players`` games. Prints per policy the seats played, the win rate with its 95 % Wilson
 interval, the mean result in stake units per game (``--mode round`` for Chinchón: the points
-margin per round) and its decision time p50/p99 (the policy's call only; building the view is
-the engine's). ``--json`` prints one JSON object per policy instead. ``--mode``: ``game``
+margin per round) and its decision time p50/p99 (the CPU time of the policy's call; building the
+view is the engine's). ``--json`` prints one JSON object per policy instead. ``--mode``: ``game``
 (default; for Chinchón and Concan the whole match), ``round`` (Chinchón and Concan: one round),
 ``match`` (the same as ``game``). ``--budget-ms`` is for a searching AI (none yet): accepted and
 reported. The logic is :mod:`bot.games.arena`.

@@ -23,6 +23,7 @@ played as a one-round set (``rounds=1``), settled by the engine.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import math
 import random
@@ -77,7 +78,7 @@ class GameResult:
     lineup: tuple[str, ...]
     wins: list[float]
     results: list[float]
-    times: list[list[float]]  # by seat, seconds per decision
+    times: list[list[float]]  # by seat, CPU seconds per decision
     deck: list[str]  # the first round's pack as dealt (the same for every lineup of a deal)
     actions: int  # how many actions the game took
 
@@ -94,18 +95,16 @@ def play(game: str, lineup: tuple[str, ...], seed: int, *, mode: str = "game",
     state = engine.new(players, seed=seed, options=opts)
     policies = [policy(game, name, random.Random(f"{seed}:{seat}:{name}")) for seat, name in enumerate(lineup)]
     times: list[list[float]] = [[] for _ in range(players)]
-    clock = time.perf_counter
-    for _ in range(MAX_ACTIONS):
-        if state.is_over or (mode == "round" and game == "chinchon" and state.round_results):
-            break
-        seat = state.to_act[0]
-        view = state.view(seat)
-        start = clock()
-        action = policies[seat](view)
-        times[seat].append(clock() - start)
-        state.apply(seat, action)
-    else:
-        raise RuntimeError(f"{game} deal {seed} did not end in {MAX_ACTIONS} actions")
+    # CPU time of the policy's call: on a shared machine the wall clock's p99 measures the
+    # scheduler (a preempted process loses tens of milliseconds), not the policy
+    clock = time.thread_time
+    gc.collect()  # and none during the game: a collection's pause belongs to no decision
+    gc.freeze()  # (what survives is kept out of later collections: each game's is quick)
+    gc.disable()
+    try:
+        _play_out(state, policies, times, clock, mode)
+    finally:
+        gc.enable()
     if mode == "round" and game == "chinchon":
         points = state.round_results[0]["points"]
         seats = [s for s in range(players) if points[s] is not None]
@@ -122,6 +121,21 @@ def play(game: str, lineup: tuple[str, ...], seed: int, *, mode: str = "game",
     record = state.record()
     deck = record["deck"] if "deck" in record else record["decks"][0]
     return GameResult(lineup, wins, results, times, list(deck), len(state.actions))
+
+
+def _play_out(state: Any, policies: list[Policy], times: list[list[float]], clock: Callable[[], float],
+              mode: str) -> None:
+    """Play ``state`` to its end (or the end of its first round in ``round`` mode)."""
+    for _ in range(MAX_ACTIONS):
+        if state.is_over or (mode == "round" and state.name == "chinchon" and state.round_results):
+            return
+        seat = state.to_act[0]
+        view = state.view(seat)
+        start = clock()
+        action = policies[seat](view)
+        times[seat].append(clock() - start)
+        state.apply(seat, action)
+    raise RuntimeError(f"{state.name} did not end in {MAX_ACTIONS} actions")
 
 
 def play_deal(game: str, policies: tuple[str, str], players: int, seed: int, deal: int, *, mode: str = "game",
