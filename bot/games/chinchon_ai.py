@@ -17,13 +17,17 @@ pile (every discard was public).
   its next turn. Then it discards that card face up and waits.
 - **Discard** the card that leaves the lowest penalty, less ``_PAIR_WEIGHT`` points per live
   card that would meld two of the unmatched cards left and ``_SINGLE_WEIGHT`` per live card
-  that would pair with one; never a joker while it holds anything else. A card is live while
+  that would pair with one, both scaled by 2 / the seats in the round (the more seats, the
+  sooner someone closes: at four seats, halving them turned a round's points margin against
+  the plain player from −0.28 to +0.89 on the arena's 200 duplicate deals); never a joker while it holds anything else. A card is live while
   it may still be drawn: after a reshuffle, a card never shown this round is held by an
   opponent. After ``_STALL_RESHUFFLES`` reshuffles in a round (players keeping what the others
   need), it keeps the fewest unmatched cards, then the cards that may still meld before the
   low ones.
-- **Buy back** when the total it would restart from leaves at least a fifth of the target
-  (at least 10 points) to play with.
+- **Buy back** whenever it may: on the arena's duplicate deals (issue #28) the old rule (buy
+  back only while a fifth of the target is left to play with) won 17.8 % of the matches
+  alone against three plain players, buying back always 28.7 % (+0.31 chips a match against
+  −0.03), and at two seats 64.7 % against 54.7 %.
 """
 
 from __future__ import annotations
@@ -99,8 +103,10 @@ class _Outs:
     pair with one. Counts are kept per card and per pair: one decision asks about the same
     hand cards again and again."""
 
-    def __init__(self, pk, live: list[int], live_jokers: int) -> None:
+    def __init__(self, pk, live: list[int], live_jokers: int, scale: float = 1.0) -> None:
         self.pk = pk
+        self.pair_weight = _PAIR_WEIGHT * scale
+        self.single_weight = _SINGLE_WEIGHT * scale
         self.live = live
         self.live_jokers = live_jokers
         self.near = _neighbours(pk)
@@ -137,7 +143,7 @@ class _Outs:
             single += self._single(a)
             for b in unmatched[k + 1:]:
                 pairs += self._pair(a, b)
-        return _PAIR_WEIGHT * pairs + _SINGLE_WEIGHT * single
+        return self.pair_weight * pairs + self.single_weight * single
 
 
 def _keep_key(pk, H: int, jokers: int, outs: _Outs, stalled: bool) -> tuple:
@@ -162,7 +168,7 @@ def _without(cards: list[str], card: str) -> list[str]:
 def _best_discard(me: _Seat, hand: list[str], candidates: list[str]) -> str:
     pk = me.pk
     H, jokers, value = hand_mask(pk, hand)
-    outs = _Outs(pk, *me.live())
+    outs = _Outs(pk, *me.live(), scale=2 / max(2, sum(me.view["in_match"])))
     stalled = me.reshuffles >= _STALL_RESHUFFLES
     plain = [c for c in candidates if c != JOKER]
     if not plain:
@@ -258,17 +264,10 @@ def _choose_discard(me: _Seat, legal: list[str]) -> str:
     return f"discard {card}"
 
 
-def _buy_back(view: dict[str, Any]) -> bool:
-    target = int(view["options"].get("target", 100))
-    totals = view["totals"]
-    at = max(totals[s] for s in range(view["num_players"]) if view["in_match"][s] and totals[s] < target)
-    return target - at >= max(10, target // 5)
-
-
 @ai_chooser
 def choose(view: dict[str, Any], legal: list[str]) -> str:
     if view["phase"] == "buyback":
-        return "buyback" if _buy_back(view) else "decline"
+        return "buyback" if "buyback" in legal else legal[0]
     if view["step"] == "draw":
         return _choose_draw(_Seat(view))
     return _choose_discard(_Seat(view), legal)

@@ -7,16 +7,19 @@ for it.
 Heuristics: eat whenever the eat lowers the best points we can reach after discarding (an
 eat that ù-s is always taken); discard the card that leaves the lowest best points, adjusted
 before the last round by the live pairs kept for later (pairs/near-runs whose missing cards
-are still unseen) and by the chance of feeding the next player an eat (counted from the
-cards we have not seen); in the last round pick, among the legal shows (each lays down every
-phỏm of the hand), the one that after the best discard leaves the fewest points (only shown
-phỏm count at the end).
+are still unseen); in the last round pick, among the legal shows (each lays down every phỏm
+of the hand), the one that after the best discard leaves the fewest points (only shown phỏm
+count at the end).
+
+It no longer keeps a card back for fear of feeding the next player an eat: on the arena's
+duplicate deals (issue #28), one seat against three plain players won 29.2 % with that fear
+dropped against 26.0 % with it (600 deals: 2,400 games each), +0.76 chips a game against
++0.52: the high card kept costs more than the eat it denies.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
-
 from typing import Any
 
 from .base import ai_chooser
@@ -24,8 +27,6 @@ from .french import RANKS, sort_key
 from .phom_melds import CARD_CODE, CARD_ID, card_points, solve
 
 _POTENTIAL_WEIGHT = 2.5  # points per live out kept in a leftover pair/near-run
-_FEED_COST = 10.0  # points a normal eat by the next player is worth to us
-_FEED_COST_LAST = 25.0  # ... and an ăn chốt (4 units)
 
 
 class _Seat:
@@ -76,34 +77,6 @@ def _potential(left: list[str], known: set[str]) -> int:
     return total
 
 
-def _feed_pairs(card: str, known: set[str]) -> int:
-    """Unseen pairs of cards that would make a phỏm with ``card`` (ways to eat it)."""
-    ri, s = RANKS.index(card[0]), card[1]
-    same = sum(1 for t in "SHDC" if t != s and RANKS[ri] + t not in known)
-    pairs = same * (same - 1) // 2
-    for d1, d2 in ((-2, -1), (-1, 1), (1, 2)):
-        a, b = _code(ri + d1, s), _code(ri + d2, s)
-        if a is not None and b is not None and a not in known and b not in known:
-            pairs += 1
-    return pairs
-
-
-def _feed_risk(me: _Seat, card: str) -> float:
-    view = me.view
-    n = me.n
-    if view["draws"] >= 4 * n - 1 or view["stock"] <= 0:
-        return 0.0  # this discard ends the game
-    nxt = (me.seat + 1) % n
-    known = me.known
-    unknown = 52 - len(known)
-    if unknown <= 0:
-        return 0.0
-    held = view["hand_sizes"][nxt] - len(me.unshown_eaten(nxt))
-    p = min(1.0, held / unknown) ** 2
-    next_last = view["draws"] >= 3 * n - 1
-    return _feed_pairs(card, known) * p * (_FEED_COST_LAST if next_last else _FEED_COST)
-
-
 def _best_discard(me: _Seat, candidates: list[str]) -> str:
     hand = me.hand
     ue = me.ue
@@ -126,7 +99,6 @@ def _best_discard(me: _Seat, candidates: list[str]) -> str:
         else:
             left_codes = [CARD_CODE[x] for x in left]
             score = pts - pot_w * _potential(left_codes, known)
-        score += _feed_risk(me, c)
         key = (score, -card_points(c), sort_key(c))
         if best is None or key < best[0]:
             best = (key, c)
@@ -172,14 +144,14 @@ def _choose_draw(me: _Seat, legal: list[str]) -> str:
 
 def _choose_show(me: _Seat, legal: list[str]) -> str:
     """The legal show (each lays down every phỏm) after which the best discard leaves the
-    fewest points (only shown phỏm count at the end), feeding risk included."""
+    fewest points (only shown phỏm count at the end)."""
     hand = me.hand
     best = None
     for action in legal:
         kept = hand - set(action[4:].replace("|", " ").split())
         total = sum(card_points(x) for x in kept)
         for c in sorted(kept, key=sort_key):  # nothing is locked once every eaten card is shown
-            key = (total - card_points(c) + _feed_risk(me, c), -card_points(c), sort_key(c), action)
+            key = (total - card_points(c), -card_points(c), sort_key(c), action)
             if best is None or key < best[0]:
                 best = (key, action)
     return best[1] if best else legal[0]

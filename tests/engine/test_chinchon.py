@@ -582,7 +582,7 @@ def test_ai_closes_or_waits_for_a_likely_minus_ten():
     assert choose(state.view(0)) == "close KD"  # −10 now
 
 
-def test_ai_buys_back_while_the_match_is_winnable():
+def test_ai_buys_back_whenever_it_may():
     from bot.games.chinchon_ai import choose
 
     state = new({0: CLOSER, 1: JUNK1}, "KC", "QC", options={"target": 50})
@@ -593,8 +593,8 @@ def test_ai_buys_back_while_the_match_is_winnable():
     state.apply(0, "draw")
     state.apply(0, "close QC")
     assert state.totals == [10, 58] and state.to_act == (1,)
-    state.totals[0] = 45  # back in at 45 of 50: not worth a stake
-    assert choose(state.view(1)) == "decline"
+    state.totals[0] = 45  # back in at 45 of 50: still worth a stake (the arena: issue #28)
+    assert choose(state.view(1)) == "buyback"
 
 
 # --------------------------------------------------------------------------------------------
