@@ -31,7 +31,7 @@ def play(players: int, seed: int, mode: str, chiu: str, stats: dict) -> object:
         ai = mode == "ai" or (mode == "mixed" and seat % 2 == 0)
         if ai:
             t = time.perf_counter()
-            action = choose(state, seat)
+            action = choose(state.view(seat))
             dt = time.perf_counter() - t
             stats["decisions"] += 1
             stats["ai_time"] += dt

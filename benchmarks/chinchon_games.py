@@ -89,7 +89,7 @@ def bench_ai(seconds: float) -> None:
         while not state.is_over:
             seat = state.to_act[0]
             t = clock()
-            action = choose(state, seat)
+            action = choose(state.view(seat))
             decisions.append(clock() - t)
             state.apply(seat, action)
         rounds += state.round

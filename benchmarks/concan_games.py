@@ -58,7 +58,7 @@ def play_round(players: int, seed: int, times: list[float] | None, ends: list | 
     while not state.is_over:
         seat = state.current
         start = time.perf_counter()
-        action = choose(state, seat)
+        action = choose(state.view(seat))
         if times is not None:
             times.append(1000 * (time.perf_counter() - start))
         state.apply(seat, action)

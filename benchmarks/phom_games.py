@@ -28,7 +28,7 @@ def play(players: int, seed: int, ai_seats: set[int], stats: dict[str, float]) -
         seat = state.current
         if seat in ai_seats:
             start = time.perf_counter()
-            action = choose(state, seat)
+            action = choose(state.view(seat))
             stats["ai_time"] += time.perf_counter() - start
             stats["ai_decisions"] += 1
         else:

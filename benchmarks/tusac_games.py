@@ -39,7 +39,7 @@ def run(mode: str, players: int, seconds: float) -> str:
             seat = state.current
             if is_ai(seat):
                 tick = time.perf_counter()
-                action = choose(state, seat)
+                action = choose(state.view(seat))
                 timings.append(time.perf_counter() - tick)
             else:
                 action = rng.choice(state.legal_actions(seat))

@@ -90,10 +90,10 @@ class ChanUI(CopyTokensUI):
         return {"chiu": table_options.get("chiu") or "auto", "previous_winner": previous_winner}
 
     def ai_action(self, state, seat: int) -> str:
-        return chan_ai.choose(state, seat)
+        return chan_ai.choose(state.view(seat))
 
     def quick_select(self, state, seat: int) -> list[str]:
-        return last_copies(state.hands[seat], [card_of(t) for t in chan_ai.quick_select(state, seat)])
+        return last_copies(state.hands[seat], [card_of(t) for t in chan_ai.quick_select(state.view(seat))])
 
     def helper(self, key: str, state, seat: int, selection: list[str]) -> list[str]:
         if key == "quick":

@@ -98,20 +98,20 @@ class ChinchonUI(CopyTokensUI):
         return ("french", "spanish")
 
     def ai_action(self, state, seat: int) -> str:
-        return chinchon_ai.choose(state, seat)
+        return chinchon_ai.choose(state.view(seat))
 
     def timeout_action(self, state, seat: int) -> str:
         # nobody spends chips on a buy-back without clicking
         if state.phase == "buyback":
             return "decline"
-        return chinchon_ai.choose(state, seat)
+        return chinchon_ai.choose(state.view(seat))
 
     def deciding(self, view: dict) -> bool:
         return view["phase"] == "buyback"
 
     def quick_select(self, state, seat: int) -> list[str]:
         view = state.view(seat)
-        return self._tokens(view, chinchon_ai.quick_select(state, seat))
+        return self._tokens(view, chinchon_ai.quick_select(view))
 
     def card_label(self, card: str) -> str:
         return card_label(card, self.deck == "spanish")

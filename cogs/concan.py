@@ -67,7 +67,7 @@ class ConcanUI(CopyTokensUI):
         return {key: table_options[key] for key in ("rounds", "open_min") if key in table_options}
 
     def ai_action(self, state, seat: int) -> str:
-        return concan_ai.choose(state, seat)
+        return concan_ai.choose(state.view(seat))
 
     def card_label(self, card: str) -> str:
         return card_label(card)
@@ -303,9 +303,9 @@ class ConcanUI(CopyTokensUI):
         if key != "quick":
             raise IllegalAction(_("That control is not valid."))
         view = state.view(seat)
-        move, cards = concan_ai.quick_select(state, seat)
+        move, cards = concan_ai.quick_select(view)
         if move in ("layoff", "swap"):
-            _verb, card, no = concan_ai.choose(state, seat).split()
+            _verb, card, no = concan_ai.choose(view).split()
             picks = {"onto": no}
             if is_joker_token(card):
                 view_sel = Selection(self._select_cards(view, [JOKER]), picks)

@@ -28,10 +28,10 @@ class PhomUI(GameUI):
     phrases = phom.PHRASES
 
     def ai_action(self, state, seat: int) -> str:
-        return phom_ai.choose(state, seat)
+        return phom_ai.choose(state.view(seat))
 
     def quick_select(self, state, seat: int) -> list[str]:
-        return phom_ai.quick_select(state, seat)
+        return phom_ai.quick_select(state.view(seat))
 
     def card_label(self, card: str) -> str:
         return card_label(card)

@@ -77,7 +77,7 @@ class TuSacUI(CopyTokensUI):
         return {"worst_card_penalty": bool(table_options.get("worst_card_penalty", True))}
 
     def ai_action(self, state, seat: int) -> str:
-        return tusac_ai.choose(state, seat)
+        return tusac_ai.choose(state.view(seat))
 
     def card_label(self, card: str) -> str:
         return card_label(card)
@@ -100,7 +100,8 @@ class TuSacUI(CopyTokensUI):
         return out
 
     def quick_select(self, state, seat: int) -> list[str]:
-        return self._tokens(state.view(seat), tusac_ai.quick_select(state, seat))
+        view = state.view(seat)
+        return self._tokens(view, tusac_ai.quick_select(view))
 
     def helper(self, key: str, state, seat: int, selection: list[str]) -> list[str]:
         if key != "trash":

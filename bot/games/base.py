@@ -438,16 +438,18 @@ def pack_order(pack: Sequence[str], *, seed: int | None, deck: Sequence[str] | N
     return cards
 
 
-def ai_chooser(pick: Callable[[Any, int, list[str]], str]) -> Callable[[Any, int], str]:
-    """An AI's ``choose(state, seat)`` from its ``pick(state, seat, legal)``: a seat with
+def ai_chooser(pick: Callable[[dict[str, Any], list[str]], str]) -> Callable[[dict[str, Any]], str]:
+    """An AI's ``choose(view)`` from its ``pick(view, legal)``. An AI decides from its seat's
+    view (``state.view(seat)``: its hand, the public table and history), never from the state,
+    so that it cannot peek at hidden cards; ``legal`` is the view's ``"legal"``. A seat with
     nothing to do is the caller's error, a single legal action needs no thought."""
 
     @functools.wraps(pick)
-    def choose(state: Any, seat: int) -> str:
-        legal = state.legal_actions(seat)
+    def choose(view: dict[str, Any]) -> str:
+        legal = view["legal"]
         if not legal:
-            raise ValueError(f"seat {seat} has nothing to do")
-        return legal[0] if len(legal) == 1 else pick(state, seat, legal)
+            raise ValueError(f"seat {view['seat']} has nothing to do")
+        return legal[0] if len(legal) == 1 else pick(view, legal)
 
     return choose
 

@@ -390,6 +390,12 @@ class ChinchonState(ChinchonMatch):
             "arrangement": self.arrangement(seat) if mine else None,
             "can_close": self.close_cards(seat) if mine else [],
             "drawn": self.drawn if mine and seat == self.current else None,
+            # the public history an AI plays from (every discard was shown face up): the pile
+            # bottom first, the cards shown face up this round, each seat's discards this round
+            "pile": list(self.pile) if playing else [],
+            "seen": self.pk.sorted(self.seen) if playing else [],
+            "discarded": [self.pk.sorted(d) for d in self.discarded] if playing else [[] for _ in range(n)],
+            "reshuffles": self.reshuffles,
         }
 
 

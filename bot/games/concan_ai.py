@@ -1,8 +1,8 @@
 """A quick heuristic Concan player.
 
-``choose(state, seat)`` returns one of ``state.legal_actions(seat)``;
-``quick_select(state, seat)`` returns ``(move, cards)``: the hand cards the UI should
-pre-select and the move they are for (see its docstring).
+``choose(view)`` returns one of the view's legal actions, from what the seat may see
+(``state.view(seat)``); ``quick_select(view)`` returns ``(move, cards)``: the hand cards the
+UI should pre-select and the move they are for (see its docstring).
 
 Heuristics, in order of the turn:
 
@@ -23,16 +23,17 @@ Heuristics, in order of the turn:
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import ai_chooser
-from .concan import ConcanState
 from .concan_melds import RANK_NO, card_penalty, is_joker_token, token_identity
 from .concan_solver import best_melds
-from .concan_table import fits_table
+from .concan_table import fits_table, table_from_view
 from .french import JOKER, sort_key
 
 
-def _hand(state: ConcanState, seat: int) -> list[str]:
-    return state.hand(seat)
+def _opened(view: dict[str, Any]) -> bool:
+    return view["opened"][view["seat"]]
 
 
 def _linked(card: str, others: list[str]) -> bool:
@@ -50,21 +51,22 @@ def _linked(card: str, others: list[str]) -> bool:
     return False
 
 
-def best_discard(state: ConcanState, seat: int) -> str:
-    """The card ``seat`` should discard now."""
-    hand = _hand(state, seat)
+def best_discard(view: dict[str, Any]) -> str:
+    """The card the view's seat should discard now."""
+    hand = view["hand"]
     rest = best_melds(hand, keep=1)["rest"]
     naturals = [c for c in rest if c != JOKER]
     if not naturals:
         # only jokers are left over: go out with one once opened, else break the cheapest meld
         others = [c for c in hand if c != JOKER]
-        if state.opened_flags[seat] or not others:
+        if _opened(view) or not others:
             return JOKER
         return min(others, key=lambda c: (card_penalty(c), sort_key(c)))
+    table = table_from_view(view["melds"])
 
     def score(card: str) -> tuple:
         others = [c for c in rest if c != card]
-        return (not _linked(card, others), not fits_table(state.table, card), card_penalty(card), sort_key(card))
+        return (not _linked(card, others), not fits_table(table, card), card_penalty(card), sort_key(card))
 
     return max(naturals, key=score)
 
@@ -74,32 +76,32 @@ def _laid(cards: list[str]) -> int:
     return sum(len(m) for m in best_melds(cards, keep=1)["melds"])
 
 
-def _choose_draw(state: ConcanState, seat: int, legal: list[str]) -> str:
+def _choose_draw(view: dict[str, Any], legal: list[str]) -> str:
     if "take" not in legal:
         return "draw"
-    if not state.opened_flags[seat]:
+    if not _opened(view):
         return "take"  # legal only when an opening uses the card: the AI opens at once
-    card = state.top_discard
+    card = view["top_discard"]
     if card is None:
         return "draw"
-    hand = _hand(state, seat)
+    hand = view["hand"]
     # take a card only when it gets laid this turn (so the hand shrinks and no two players can
     # pass a card back and forth): it fits a table meld, or the hand lays more cards with it
-    if card != JOKER and fits_table(state.table, card):
+    if card != JOKER and fits_table(table_from_view(view["melds"]), card):
         return "take"
     return "take" if _laid(hand + [card]) > _laid(hand) else "draw"
 
 
 @ai_chooser
-def choose(state: ConcanState, seat: int, legal: list[str]) -> str:
-    if state.step == "draw":
-        return _choose_draw(state, seat, legal)
-    if state.step == "first_discard":
-        return "discard " + best_discard(state, seat)
+def choose(view: dict[str, Any], legal: list[str]) -> str:
+    if view["step"] == "draw":
+        return _choose_draw(view, legal)
+    if view["step"] == "first_discard":
+        return "discard " + best_discard(view)
     by_verb: dict[str, list[str]] = {}
     for action in legal:
         by_verb.setdefault(action.split(" ", 1)[0], []).append(action)
-    if not state.opened_flags[seat]:
+    if not _opened(view):
         for verb in ("open", "swap"):
             if verb in by_verb:
                 return by_verb[verb][0]
@@ -109,7 +111,7 @@ def choose(state: ConcanState, seat: int, legal: list[str]) -> str:
                 return by_verb[verb][0]
         layoffs = by_verb.get("layoff", [])
         if layoffs:
-            hand = _hand(state, seat)
+            hand = view["hand"]
             rest = set(best_melds(hand, keep=1)["rest"])
             natural = [a for a in layoffs if not is_joker_token(a.split()[1]) and a.split()[1] in rest]
             if natural:
@@ -118,7 +120,7 @@ def choose(state: ConcanState, seat: int, legal: list[str]) -> str:
                 jokers = [a for a in layoffs if is_joker_token(a.split()[1])]
                 if jokers:
                     return jokers[0]
-    discard = "discard " + best_discard(state, seat)
+    discard = "discard " + best_discard(view)
     if discard in legal:
         return discard
     discards = by_verb.get("discard")
@@ -131,7 +133,7 @@ def _cards_of(action: str) -> list[str]:
     return sorted((JOKER if is_joker_token(t) else token_identity(t) for t in tokens), key=sort_key)
 
 
-def quick_select(state: ConcanState, seat: int) -> tuple[str, list[str]]:
+def quick_select(view: dict[str, Any]) -> tuple[str, list[str]]:
     """``(move, cards)`` for the Quick Select button.
 
     - ``("open", cards)`` / ``("meld", cards)``: the cards of the listed best opening, or of
@@ -142,21 +144,21 @@ def quick_select(state: ConcanState, seat: int) -> tuple[str, list[str]]:
       opening; ``("draw", [])`` / ``("take", [])`` in the draw step (what the AI would do);
     - ``("", [])`` when it is not ``seat``'s turn.
     """
-    if seat not in state.to_act:
+    if view["seat"] not in view["to_act"]:
         return "", []
-    legal = state.legal_actions(seat)
-    if state.step == "draw":
-        return _choose_draw(state, seat, legal), []
+    legal = view["legal"]
+    if view["step"] == "draw":
+        return _choose_draw(view, legal), []
     for verb in ("open", "meld"):
         for action in legal:
             if action.startswith(verb + " "):
                 return verb, _cards_of(action)
     if any(a.startswith("discard ") for a in legal):
-        card = best_discard(state, seat)
+        card = best_discard(view)
         if f"discard {card}" in legal:
             return "discard", [card]
         return "discard", [next(a for a in legal if a.startswith("discard ")).split()[1]]
-    action = choose(state, seat)
+    action = choose(view)
     verb, _, rest = action.partition(" ")
     return verb, rest.split()[:1]
 

@@ -97,6 +97,11 @@ class TableMeld:
         return replace(self.spec, tokens=tuple(card if t == joker else t for t in self.spec.tokens))
 
 
+def table_from_view(melds: Iterable[dict[str, Any]]) -> list[TableMeld]:
+    """The table's melds again from a view's ``"melds"`` (their tokens name every joker)."""
+    return [TableMeld(m["no"], m["owner"], resolve_meld(m["cards"])) for m in melds]
+
+
 def joker_slots(table: Iterable[TableMeld]) -> list[tuple[str, int]]:
     """``(card, meld no)`` of every joker on the table: what a swap may take."""
     return [(token_identity(t), m.no) for m in table for t in m.spec.tokens if is_joker_token(t)]

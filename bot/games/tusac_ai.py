@@ -1,7 +1,8 @@
 """A quick heuristic Tứ Sắc player.
 
-``choose(state, seat)`` returns one of ``state.legal_actions(seat)``;
-``quick_select(state, seat)`` returns the private cards the UI should pre-select for it.
+``choose(view)`` returns one of the view's legal actions, from what the seat may see
+(``state.view(seat)``); ``quick_select(view)`` returns the private cards the UI should
+pre-select for it.
 
 Heuristics: an eat followed by the forced discard always brings the trash count down by one,
 while a draw rarely helps, so the AI eats whenever it may (an active Tướng alone too); among
@@ -14,9 +15,23 @@ from __future__ import annotations
 
 from collections import Counter
 
+from typing import Any
+
 from .base import ai_chooser
-from .tusac import TuSacState
-from .tusac_sets import outs, private_value, sort_key, trash_after, worst_codes
+from .tusac_sets import CODES, outs, private_value, sort_key, trash_after, worst_codes
+
+
+def unseen(view: dict[str, Any]) -> Counter:
+    """Copies the seat has not seen: not in its hand, on the table or in a discard pile."""
+    seen = Counter(view["hand"])
+    for melds in view["public"]:
+        for meld in melds:
+            seen.update(meld["cards"])
+    for pile in view["discards"]:
+        seen.update(pile)
+    if view["active"] is not None:
+        seen[view["active"]] += 1
+    return Counter({code: 4 - seen[code] for code in CODES if seen[code] < 4})
 
 
 def _best_discard(hand: Counter, unseen: Counter) -> tuple[str | None, int]:
@@ -28,8 +43,7 @@ def _best_discard(hand: Counter, unseen: Counter) -> tuple[str | None, int]:
     return card, outs(hand, card, unseen)
 
 
-def _eat_score(state: TuSacState, seat: int, cards: list[str], unseen: Counter) -> tuple:
-    hand = state.private[seat]
+def _eat_score(hand: Counter, cards: list[str], unseen: Counter) -> tuple:
     rest = Counter(hand)
     rest.subtract(cards)
     rest = +rest
@@ -39,23 +53,24 @@ def _eat_score(state: TuSacState, seat: int, cards: list[str], unseen: Counter) 
 
 
 @ai_chooser
-def choose(state: TuSacState, seat: int, legal: list[str]) -> str:
-    if state.phase == "discard":
-        card, _ = _best_discard(state.private[seat], state.unseen(seat))
+def choose(view: dict[str, Any], legal: list[str]) -> str:
+    hand = Counter(view["hand"])
+    if view["phase"] == "discard":
+        card, _ = _best_discard(hand, unseen(view))
         return f"discard {card}"
     eats = [a.split()[1:] for a in legal if a.split()[0] == "eat"]  # [] : an active Tướng alone
     if not eats:
         return legal[0]
-    unseen = state.unseen(seat)
-    best = min(eats, key=lambda cards: _eat_score(state, seat, cards, unseen))
+    left = unseen(view)
+    best = min(eats, key=lambda cards: _eat_score(hand, cards, left))
     return " ".join(("eat", *best))
 
 
-def quick_select(state: TuSacState, seat: int) -> list[str]:
+def quick_select(view: dict[str, Any]) -> list[str]:
     """Private cards to pre-select so that the matching button plays what ``choose`` would:
     the cards to eat with, or a worst trash card; nothing when drawing or passing is best, or
     when the best is to eat an active Tướng alone (the Eat button then takes it by itself)."""
-    if seat not in state.to_act:
+    if view["seat"] not in view["to_act"]:
         return []
-    verb, _, rest = choose(state, seat).partition(" ")
+    verb, _, rest = choose(view).partition(" ")
     return rest.split() if verb in ("eat", "discard") else []

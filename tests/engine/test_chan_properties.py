@@ -143,10 +143,10 @@ def test_ai_games(players, seed, ask):
     steps = 0
     while not state.is_over:
         seat = state.to_act[0]
-        action = choose(state, seat)
+        action = choose(state.view(seat))
         legal = state.legal_actions(seat)
         assert action in legal
-        selected = [card_of(t) for t in quick_select(state, seat)]
+        selected = [card_of(t) for t in quick_select(state.view(seat))]
         if legal == ["u"]:
             assert selected == []  # nothing to select: the Ù! button is the move
         elif state.phase in ("open", "discard"):

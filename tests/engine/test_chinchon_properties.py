@@ -105,7 +105,7 @@ def play_step(state, rng: random.Random) -> None:
     seat = state.to_act[0]
     legal = state.legal_actions(seat)
     if rng.random() < 0.5:
-        action = choose(state, seat)
+        action = choose(state.view(seat))
     else:
         closes = [a for a in legal if a.startswith("close ")]
         action = rng.choice(closes) if closes else rng.choice(legal)
@@ -193,9 +193,9 @@ def test_ai_and_quick_select_always_play_legally(players, seed, options):
     while not state.is_over:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
-        action = choose(state, seat)
+        action = choose(state.view(seat))
         assert action in legal
-        selected = quick_select(state, seat)
+        selected = quick_select(state.view(seat))
         if state.phase == "play" and state.step == "discard":
             assert len(selected) == 1
             card = selected[0]
@@ -208,7 +208,7 @@ def test_ai_and_quick_select_always_play_legally(players, seed, options):
             assert selected == []
         for other in range(players):
             if other != seat:
-                assert quick_select(state, other) == []
+                assert quick_select(state.view(other)) == []
         state.apply(seat, action)
         steps += 1
         assert steps <= MAX_STEPS

@@ -679,7 +679,7 @@ def stuck_state(hands: list[str], *, stock: int, current: int = 1):
 def play_ai(state, limit: int) -> list[Event]:
     """The AI plays every seat until the round ends (failing after ``limit`` actions)."""
     for _ in range(limit):
-        events = state.apply(state.current, choose(state, state.current))
+        events = state.apply(state.current, choose(state.view(state.current)))
         if any(e.kind == "round_end" for e in events):
             return events
     raise AssertionError(f"the round is still going after {limit} actions")

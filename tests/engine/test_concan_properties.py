@@ -107,7 +107,7 @@ def illegal_candidates(state, rng: random.Random) -> list[tuple[int, str]]:
 def pick(state, seat: int, rng: random.Random, ai_share: float) -> str:
     legal = state.legal_actions(seat)
     if rng.random() < ai_share:
-        return choose(state, seat)
+        return choose(state.view(seat))
     melding = [a for a in legal if a.startswith(("open", "meld", "layoff"))]
     if melding and rng.random() < 0.5:  # keeps random rounds short
         return rng.choice(melding)
@@ -211,9 +211,9 @@ def test_ai_sets(players, seed, rounds):
     while not state.is_over:
         seat = state.current
         legal = state.legal_actions(seat)
-        action = choose(state, seat)
+        action = choose(state.view(seat))
         assert action in legal
-        verb, cards = quick_select(state, seat)
+        verb, cards = quick_select(state.view(seat))
         assert Counter(cards) <= state.hands[seat]
         if verb in ("open", "meld"):
             trial = copy.deepcopy(state)
@@ -225,7 +225,7 @@ def test_ai_sets(players, seed, rounds):
             assert verb in ("draw", "take") and verb in legal and cards == []
         for other in range(players):
             if other != seat:
-                assert quick_select(state, other) == ("", [])
+                assert quick_select(state.view(other)) == ("", [])
         state.apply(seat, action)
         steps += 1
         assert steps <= MAX_STEPS
@@ -240,7 +240,7 @@ def test_ai_rounds_end(players, seed):
     for _ in range(1000):
         if state.is_over:
             break
-        state.apply(state.current, choose(state, state.current))
+        state.apply(state.current, choose(state.view(state.current)))
     assert state.is_over
 
 
@@ -260,7 +260,7 @@ def looping(state, seat: int, rng: random.Random, policy: str, got: str | None) 
     stock); ``"draw"`` draws and throws back the card drawn (the stock runs out again and
     again)."""
     if not state.opened[seat] or state.step == "first_discard":
-        return choose(state, seat)
+        return choose(state.view(seat))
     legal = state.legal_actions(seat)
     if state.step == "draw":
         return "take" if policy == "take" and "take" in legal else "draw"
@@ -288,7 +288,7 @@ def test_every_round_ends(players, seed, open_min, policies):
         seat = state.current
         policy = policies[seat]
         if policy == "ai":
-            action = choose(state, seat)
+            action = choose(state.view(seat))
         elif policy == "random":
             action = pick(state, seat, rng, 0.0)
         else:

@@ -161,9 +161,9 @@ def test_ai_games(players, seed):
     steps = 0
     while not state.is_over:
         seat = state.current
-        action = choose(state, seat)
+        action = choose(state.view(seat))
         assert action in state.legal_actions(seat)
-        selected = quick_select(state, seat)
+        selected = quick_select(state.view(seat))
         assert set(selected) <= state.hands[seat]
         verb, _, rest = action.partition(" ")
         assert sorted(selected) == sorted(rest.replace("|", " ").split())
@@ -184,7 +184,7 @@ def test_ai_against_random_players(seed):
     while not state.is_over:
         seat = state.current
         legal = state.legal_actions(seat)
-        state.apply(seat, choose(state, seat) if seat % 2 == 0 else rng.choice(legal))
+        state.apply(seat, choose(state.view(seat)) if seat % 2 == 0 else rng.choice(legal))
     state.outcome().check_balanced()
     state.outcome().check_phrases(PHRASES)
 

@@ -71,7 +71,7 @@ def play(game: str, players: int, options: dict, seed: int, per_round: int, max_
     round_no = getattr(state, "round", 1)
     while not state.is_over:
         seat = state.to_act[0]
-        state.apply(seat, choose(state, seat))
+        state.apply(seat, choose(state.view(seat)))
         actions += 1
         in_round += 1
         if getattr(state, "round", 1) != round_no:

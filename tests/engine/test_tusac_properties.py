@@ -156,7 +156,7 @@ def test_replay_mid_game(players, seed, cut):
 
 def quick_action(state, seat: int) -> str:
     """What Quick Select and then the one enabled action button play."""
-    selected = quick_select(state, seat)
+    selected = quick_select(state.view(seat))
     phase = state.phase
     if phase == "discard":
         assert len(selected) == 1
@@ -179,7 +179,7 @@ def test_ai_and_quick_select_always_play_legally(players, seed):
     while not state.is_over:
         seat = state.current
         legal = state.legal_actions(seat)
-        action = choose(state, seat)
+        action = choose(state.view(seat))
         assert action in legal
         assert quick_action(state, seat) == action
         if state.phase == "discard":
@@ -200,7 +200,7 @@ def test_ai_against_random_players(seed):
     while not state.is_over:
         seat = state.current
         legal = state.legal_actions(seat)
-        state.apply(seat, choose(state, seat) if seat % 2 == 0 else rng.choice(legal))
+        state.apply(seat, choose(state.view(seat)) if seat % 2 == 0 else rng.choice(legal))
     state.outcome().check_balanced()
     state.outcome().check_phrases(PHRASES)
 

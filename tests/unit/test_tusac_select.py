@@ -21,7 +21,7 @@ def a_discard_with_a_card_both_in_a_set_and_in_trash():
             for card in view["trash_cards"]:
                 if flat.count(card) > view["trash_cards"].count(card) and card not in view["khaps"]:
                     return view, flat, card
-        state.apply(seat, choose(state, seat))
+        state.apply(seat, choose(state.view(seat)))
     raise AssertionError("no such position in seed 0")
 
 
