@@ -100,13 +100,13 @@ def cases():
                 for k, deck in enumerate(("french", "spanish40", "spanish48")):
                     options = {"deck": deck, "close_limit": close_limit, "target": target,
                                "lay_off": (k + n + close_limit + target) % 2 == 1}
-                    seeds = range(810, 813) if target == 500 else range(810, 816)
+                    seeds = range(810, 813)  # (an AI that always buys back plays long matches)
                     yield pytest.param("chinchon", n, options, seeds, 1000, 300 if target == 20 else 1500,
                                        id=f"chinchon-{n}-{close_limit}-{target}-{deck}")
     for n in (2, 6):
         for rounds in (1, 20):
             for open_min in (10, 120):  # the lobby's range
-                seeds = range(3) if rounds == 20 else range(6)
+                seeds = range(2) if rounds == 20 else range(6)
                 yield pytest.param("concan", n, {"rounds": rounds, "open_min": open_min}, seeds,
                                    MAX_TURNS * CONCAN_ACTIONS_PER_TURN, rounds,
                                    id=f"concan-{n}-{rounds}-{open_min}")
