@@ -41,7 +41,6 @@ import itertools
 import logging
 import os
 import statistics
-import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -226,15 +225,18 @@ class ProcessesChaos(Chaos):
         self.processes = {"a": self.env.bot, "b": self.b}
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time()
+        """Simulated seconds (SimCord's clock, which the bots' loop time follows; the harness's
+        own loop time is the real one)."""
+        return self.env.backend.clock.elapsed if self.env is not None else 0.0
 
     def trace(self, message: str) -> None:
         """CHAOS_TRACE=1: the run's events with their real and simulated times, on stdout."""
         if os.environ.get("CHAOS_TRACE"):
-            print(f"{time.monotonic() - self.real_start:7.1f} real {self.now():8.1f} sim  {message}", flush=True)
+            print(f"{os.times().elapsed - self.real_start:7.1f} real {self.now():8.1f} sim  {message}", flush=True)
 
     async def run(self) -> Report:
-        self.real_start = time.monotonic()
+        self.real_start = os.times().elapsed
+        park_route_waiters()
         handler = _Trace(self)
         logger = logging.getLogger("bot")
         logger.addHandler(handler)
@@ -276,6 +278,22 @@ class ProcessesChaos(Chaos):
             return self.channel_tables.get(channel.parent_id)
         recipient = next((user for user, dm in backend.dm_channels.items() if dm == channel_id), None)
         return self.user_tables.get(recipient)
+
+    def _timed_out(self, what: str, exc: BaseException) -> None:
+        super()._timed_out(what, exc)
+        self.trace(f"{what} did not settle: {exc}")
+        if os.environ.get("CHAOS_TRACE") == "2" and not getattr(self, "_dumped", False):
+            self._dumped = True
+            for task in asyncio.all_tasks():
+                if "dynamic_item" not in repr(task.get_coro()):
+                    continue
+                coro, chain = task.get_coro(), []
+                while coro is not None:
+                    frame = getattr(coro, "cr_frame", None) or getattr(coro, "ag_frame", None)
+                    if frame is not None:
+                        chain.append(f"{frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}")
+                    coro = getattr(coro, "cr_await", None) or getattr(coro, "ag_await", None)
+                print("\n".join(chain) + f"\nwaits on {task._fut_waiter!r}\n", flush=True)
 
     # ---- clicks: now and then one delivered to both processes
     async def _click(self, actor, stored, custom_id: str):
@@ -359,7 +377,7 @@ class ProcessesChaos(Chaos):
         renew = leases.renew
 
         async def frozen() -> set[int]:
-            now = self.now()
+            now = leases._now()
             for table in leases.renewed:  # by its clock, it renewed a moment ago
                 leases.renewed[table] = now
             return set()
@@ -520,6 +538,39 @@ class ProcessesChaos(Chaos):
         told = "; ".join(f"{text[:90]!r} ×{n}" for text, n in self.outage_answers.most_common(4))
         out.append(f"during the database restart players were told: {told or 'nothing'}"
                    + (f"; {self.outage_unanswered} clicks unanswered" if self.outage_unanswered else ""))
+
+
+def _in_route(task: asyncio.Task) -> bool:
+    from bot.tables.driving import DriveFlow
+
+    coro = task.get_coro()
+    while coro is not None:
+        if getattr(coro, "cr_code", None) is DriveFlow._route.__code__:
+            return True
+        coro = getattr(coro, "cr_await", None)
+    return False
+
+
+def park_route_waiters() -> None:
+    """Teach SimCord's settlement that a process waiting for the driver's word on a click it
+    routed (at most ROUTE_WAIT, 3 s: the click is answered already, and applied at the
+    driver's next beat if the word never comes, e.g. its listening connection was killed) is
+    parked, as tests/chaos.py's park_lock_waiters does for lock waiters: else every such click
+    holds the simulated clock for 3 s of real time."""
+    from simcord import _settlement
+
+    if getattr(_settlement._park_reason, "_chieu_routes", False):
+        return
+    original = _settlement._park_reason
+
+    def park_reason(self, task, deadline, seen=None):
+        reason = original(self, task, deadline, seen)
+        if reason is None and not task.done() and _in_route(task):
+            return "waiting for a routed click's driver"
+        return reason
+
+    park_reason._chieu_routes = True
+    _settlement._park_reason = park_reason
 
 
 def warm_decks() -> None:
