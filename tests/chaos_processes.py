@@ -167,6 +167,7 @@ class ProcessesChaos(Chaos):
         self.outage_answers: Counter = Counter()
         self.outage_unanswered = 0
         self.outage = False
+        self.back_at: float | None = None
         self.duplicates = 0
         self.channel_tables: dict[int, int] = {}
         self.user_tables: dict[int, int] = {}
@@ -301,7 +302,7 @@ class ProcessesChaos(Chaos):
             result = await super()._click(actor, stored, custom_id)
             if self.outage and result is not None:
                 texts = private_texts(result)
-                if not result.acknowledged:
+                if not result.acknowledged and result._interaction.id not in self.faults.refused_answers:
                     self.outage_unanswered += 1
                 for text in texts:
                     self.outage_answers[text] += 1
@@ -420,6 +421,7 @@ class ProcessesChaos(Chaos):
             self.outage = False
             await asyncio.to_thread(self.server.start)
             self.trace("database started")
+        self.back_at = self.now()
         await self.shift_leases(self.now() - started)  # the database's clock ran on
         self.report.stats["database restarts"] += 1
         self.report.figures.append(f"database back after {self.now() - started:.0f} s")
@@ -502,10 +504,10 @@ class ProcessesChaos(Chaos):
         """Adoptions per event, the former driver's calls after each takeover, what players saw
         during the outage."""
         out = self.report.figures
-        unknown = sum(1 for c in self.calls if c.process is None)
-        per_process = Counter(c.process for c in self.calls)
-        out.append("calls per process: " + ", ".join(f"{k} {v}" for k, v in sorted(per_process.items(), key=str))
-                   + (f" (of which {unknown} from no process's task)" if unknown else ""))
+        unknown = Counter(c.kind for c in self.calls if c.process is None)
+        per_process = Counter(c.process for c in self.calls if c.process is not None)
+        out.append("calls per process: " + ", ".join(f"{k} {v}" for k, v in sorted(per_process.items()))
+                   + (f"; from no process's task: {dict(unknown)}" if unknown else ""))
         for what, started, tables in self.events:
             delays = []
             for table in sorted(tables):
@@ -514,8 +516,12 @@ class ProcessesChaos(Chaos):
                 if first is not None:
                     delays.append(first.at - started)
             if delays:
+                back = ""
+                if what == "database restart" and self.back_at is not None:
+                    since = [d - (self.back_at - started) for d in delays]
+                    back = f" (p50 {statistics.median(since):.1f} s, max {max(since):.1f} s after it was back)"
                 out.append(f"{what} at {started:.0f} s: {len(delays)}/{len(tables)} tables taken again, "
-                           f"p50 {statistics.median(delays):.0f} s, max {max(delays):.0f} s after it began")
+                           f"p50 {statistics.median(delays):.0f} s, max {max(delays):.0f} s after it began{back}")
             else:
                 out.append(f"{what} at {started:.0f} s: none of {len(tables)} tables taken again")
         takeovers = [t for t in self.takes if t.before is not None and t.before != t.process]
