@@ -536,7 +536,8 @@ class ProcessesChaos(Chaos):
                         after[take.before] += 1
                     elif call.process == take.process:
                         after_new[take.process] += 1
-        out.append(f"takeovers {len(takeovers)} ({', '.join(f'{t.before}→{t.process} #{t.table}' for t in takeovers)}):"
+        moves = ", ".join(f"{t.before}→{t.process} #{t.table}" for t in takeovers)
+        out.append(f"takeovers {len(takeovers)} ({moves}):"
                    f" calls of the former driver after them: {dict(after) or 0};"
                    f" of the new driver: {dict(after_new)}")
         out.append(f"interactions delivered to both processes: {self.duplicates}; applied twice: "
