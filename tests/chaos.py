@@ -387,7 +387,7 @@ class Chaos:
             # not an invariant of the bot: simcord ran a short bot sleep in real time (see
             # park_lock_waiters); reported with the statistics
             self.report.stats["settles timed out"] += 1
-            self.report.notes.append(f"{what} did not settle in time: {str(exc).splitlines()[0]}")
+            self.report.notes.append(f"{what} did not settle in time: {(str(exc).splitlines() or [repr(exc)])[0]}")
 
     # ---- setting up
     def new_guild(self, index: int):
