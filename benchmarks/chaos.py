@@ -1,4 +1,5 @@
-"""Chaos runs of the bot (issue #16): ``python -m benchmarks.chaos --seeds 20 [--tables N]``.
+"""Chaos runs of the bot (issue #16): ``python -m benchmarks.chaos --seeds 20 [--tables N]``;
+with ``--processes 2``, two bots on one PostgreSQL (issue #26, tests/chaos_processes.py).
 
 Each seed is one run of tests/chaos.py (concurrent tables of every game, random Discord
 failures, a full disk, a held database lock, a restart, then a calm phase) and prints the
@@ -28,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lock-seconds", type=float, default=6.0,
                         help="real seconds the database lock is held (0: never)")
     parser.add_argument("--lock-every", type=int, default=5, help="hold the lock in every n-th seed only")
+    parser.add_argument("--processes", type=int, default=1, choices=(1, 2),
+                        help="2: two bots on one PostgreSQL, with stalls, a database restart, killed connections"
+                             " and clicks delivered twice (tests/chaos_processes.py)")
     parser.add_argument("--verbose", action="store_true", help="print each seed's statistics too")
     args = parser.parse_args(argv)
 
@@ -36,10 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     for index, seed in enumerate(range(args.first, args.first + args.seeds)):
         config = ChaosConfig(seed=seed, tables=args.tables, fault_rate=args.fault_rate, chaos_ticks=args.ticks,
-                             db_lock_seconds=args.lock_seconds if index % max(1, args.lock_every) == 0 else 0.0)
+                             db_lock_seconds=args.lock_seconds if index % max(1, args.lock_every) == 0 else 0.0,
+                             processes=args.processes)
         with tempfile.TemporaryDirectory(prefix=f"chieu-chaos-{seed}-") as tmp:
             report = asyncio.run(run_seed(config, Path(tmp)))
-        if args.verbose:
+        if args.verbose or args.processes > 1:
             print(report.summary())
         else:
             print(f"seed {seed}: {len(report.violations)} violation(s) in {report.seconds:.1f} s")

@@ -82,6 +82,7 @@ class ChaosConfig:
     disk_full: bool = True
     restart: bool = True
     closed_dm_rate: float = 0.15  # chance that a player's DMs are closed to the bot
+    processes: int = 1  # 2: two bots on one PostgreSQL (tests/chaos_processes.py)
 
 
 @dataclass
@@ -104,6 +105,7 @@ class Report:
     seconds: float = 0.0
     calls: Counter = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)  # harness events that are not violations
+    figures: list[str] = field(default_factory=list)  # what a mode measures besides (adoptions...)
 
     def summary(self) -> str:
         lines = [f"seed {self.seed}: {len(self.violations)} violation(s) in {self.seconds:.1f} s · "
@@ -116,6 +118,7 @@ class Report:
         if self.bot_logs:
             lines.append("  bot log: " + "; ".join(f"{k} ×{v}" for k, v in self.bot_logs.most_common(8)))
         lines += [f"  note: {n}" for n in self.notes[:5]]
+        lines += [f"  {line}" for line in self.figures]
         lines += [f"  {v}" for v in self.violations]
         return "\n".join(lines)
 
@@ -197,6 +200,7 @@ class Faults:
             kind = _kind(method, path)
             if kind is not None:
                 self.calls[kind] += 1
+                self.observe(backend, method, path, kind)
                 self._maybe_fail(backend, method, path, kind)
             result = original(backend, method, path, **kwargs)
             body = kwargs.get("json")
@@ -207,6 +211,9 @@ class Faults:
             return result
 
         router.dispatch = dispatch
+
+    def observe(self, backend, method: str, path: str, kind: str) -> None:
+        """Every call the bot makes, before it may fail (a mode that counts calls overrides it)."""
 
     def uninstall(self) -> None:
         if self._original is not None:
@@ -381,14 +388,17 @@ class Chaos:
             # not an invariant of the bot: simcord ran a short bot sleep in real time (see
             # park_lock_waiters); reported with the statistics
             self.report.stats["settles timed out"] += 1
-            self.report.notes.append(f"{what} did not settle in time: {str(exc).splitlines()[0]}")
+            self.report.notes.append(f"{what} did not settle in time: {(str(exc).splitlines() or [repr(exc)])[0]}")
 
     # ---- setting up
+    def new_guild(self, index: int):
+        return self.env.create_guild(name=f"guild-{index}")
+
     async def setup(self) -> None:
         env = self.env
         for index in range(self.cfg.tables):
             game = GAMES[index % len(GAMES)]
-            guild = env.create_guild(name=f"guild-{index}")
+            guild = self.new_guild(index)
             channel = guild.create_text_channel(f"cards-{index}")
             humans = 1 if self.rng.random() < 0.4 else self.rng.randint(2, 3)
             ai = self.rng.randint(1, 2) if humans == 1 else self.rng.randint(0, 1)
@@ -621,18 +631,7 @@ class Chaos:
     async def check(self) -> list[Violation]:
         """The issue's invariants, on SQLite and on what Discord shows."""
         found: list[Violation] = []
-        conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
-        conn.row_factory = sqlite3.Row
-        try:
-            games = conn.execute("SELECT g.*, t.status AS table_status, t.game_no AS table_game_no"
-                                 " FROM games g JOIN tables t ON t.id = g.table_id ORDER BY g.id").fetchall()
-            settled = Counter(r["game_id"] for r in conn.execute("SELECT game_id FROM settlements"))
-            ledger = defaultdict(list)
-            for row in conn.execute("SELECT * FROM ledger"):
-                ledger[row["game_id"]].append(row)
-            tables = {r["id"]: r for r in conn.execute("SELECT * FROM tables")}
-        finally:
-            conn.close()
+        games, settled, ledger, tables = await self.stored()
 
         shown_results: Counter = Counter()
         shown_rounds: Counter = Counter()
@@ -714,6 +713,37 @@ class Chaos:
                 found.append(Violation("4 progress", f"table #{table_id} is playing a game SQLite does not have"))
         return found
 
+    async def stored(self) -> tuple[list, Counter, dict, dict]:
+        """What the database holds: games (with their table's status and game number),
+        settlements per game, ledger rows per game, tables by id."""
+        conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        try:
+            games = conn.execute("SELECT g.*, t.status AS table_status, t.game_no AS table_game_no"
+                                 " FROM games g JOIN tables t ON t.id = g.table_id ORDER BY g.id").fetchall()
+            settled = Counter(r["game_id"] for r in conn.execute("SELECT game_id FROM settlements"))
+            ledger = defaultdict(list)
+            for row in conn.execute("SELECT * FROM ledger"):
+                ledger[row["game_id"]].append(row)
+            tables = {r["id"]: r for r in conn.execute("SELECT * FROM tables")}
+        finally:
+            conn.close()
+        return games, settled, ledger, tables
+
+    def game_statuses(self) -> Counter:
+        games = Counter()
+        conn = sqlite3.connect(self.db_path)
+        for status, count in conn.execute("SELECT status, COUNT(*) FROM games GROUP BY status"):
+            games[status] = count
+        conn.close()
+        return games
+
+    def make_faults(self) -> Faults:
+        return Faults(self.env, self.cfg.seed, self.cfg.fault_rate)
+
+    async def started(self) -> None:
+        """The Env runs the first bot; nothing is set up yet (a mode may start more bots)."""
+
     # ---- the whole run
     async def run(self) -> Report:
         started = time.monotonic()
@@ -733,9 +763,10 @@ class Chaos:
         try:
             async with simcord.run(bot, check_errors=False, settle_timeout=2) as env:
                 self.env = env
-                self.faults = Faults(env, self.cfg.seed, self.cfg.fault_rate)
+                self.faults = self.make_faults()
                 self.faults.install()
                 try:
+                    await self.started()
                     await self.setup()
                     await self.chaos_phase()
                     await self.calm_phase()
@@ -756,11 +787,7 @@ class Chaos:
                     await built.release()
                 except Exception:  # noqa: BLE001 - already released
                     pass
-        games = Counter()
-        conn = sqlite3.connect(self.db_path)
-        for status, count in conn.execute("SELECT status, COUNT(*) FROM games GROUP BY status"):
-            games[status] = count
-        conn.close()
+        games = self.game_statuses()
         self.report.stats.update({f"games {k}": v for k, v in games.items()})
         self.report.seconds = time.monotonic() - started
         return self.report
@@ -843,4 +870,8 @@ async def run_seed(config: ChaosConfig, workdir: Path) -> Report:
     os.environ.pop("DISCORD_TOKEN", None)
     os.environ["CHIEU_CONFIG"] = str(EMPTY_CONFIG)
     workdir.mkdir(parents=True, exist_ok=True)
+    if config.processes > 1:
+        from tests.chaos_processes import run_processes
+
+        return await run_processes(config, workdir)
     return await Chaos(config, workdir).run()

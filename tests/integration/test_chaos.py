@@ -29,3 +29,17 @@ async def test_chaos(seed, lock_seconds, tmp_path):
 def test_every_call_the_bot_makes_has_its_faults(method, path):
     """A call whose kind has no entry would reach the bot as a KeyError, not a Discord error."""
     assert _kind(method, path) in MENU
+
+
+def test_the_two_process_run_sees_a_call_after_a_takeover(tmp_path):
+    """benchmarks/chaos.py --processes 2 checks that no process speaks for a table after another
+    took its lease (answers to interactions excepted): its check on a made-up history."""
+    from tests.chaos_processes import Call, ProcessesChaos, Take
+
+    chaos = ProcessesChaos(ChaosConfig(seed=1, processes=2), tmp_path, server=None, url="")
+    chaos.takes = [Take(0, 0.0, "a", 1, None), Take(3, 70.0, "b", 1, "a"), Take(8, 200.0, "a", 1, "b")]
+    chaos.calls = [Call(1, 10.0, "a", 1, "edit"), Call(4, 71.0, "b", 1, "post"), Call(5, 72.0, "a", 1, "callback"),
+                   Call(6, 73.0, "a", 1, "webhook_edit"), Call(9, 201.0, "a", 1, "edit"),
+                   Call(10, 202.0, "b", 2, "edit")]
+    (found,) = chaos.check_speech()
+    assert found.invariant == "7 silent after takeover" and "webhook_edit call from a at 73.0 s" in found.detail
