@@ -24,6 +24,8 @@ from .tables.service import TableService
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
+#: whether this process has frozen its long-lived objects out of garbage collection (once)
+_frozen = False
 
 EXTENSIONS = ("cogs.phom", "cogs.chan", "cogs.tusac", "cogs.chinchon", "cogs.concan", "cogs.stats", "cogs.rules",
               "cogs.about",
@@ -47,7 +49,7 @@ class ChieuBot(commands.AutoShardedBot):
                          # one process may run every shard or some of them (config shard_ids)
                          shard_count=config.shard_count, shard_ids=config.shard_ids)
         self.config = config
-        self._frozen = False
+        self._ready_logged = False
 
     async def setup_hook(self) -> None:
         # no stalled process (this one included) may hold a table's locks past half a lease
@@ -71,14 +73,19 @@ class ChieuBot(commands.AutoShardedBot):
             log.debug("warmed %d %s sprites", count, deck)
 
     async def on_ready(self) -> None:
-        if not self._frozen:
-            # Everything alive now (modules, caches, restored tables) lives as long as the bot:
-            # keep it out of the collector's full passes, which otherwise stall the event loop
-            # for tens of milliseconds (benchmarks/load.py).
-            self._frozen = True
-            gc.collect()
-            gc.freeze()
-            log.info("ready: %d objects frozen out of garbage collection", gc.get_freeze_count())
+        global _frozen
+        if not self._ready_logged:
+            self._ready_logged = True
+            if not _frozen:
+                # Everything alive now (modules, caches, restored tables) lives as long as the
+                # process: keep it out of the collector's full passes, which otherwise stall the
+                # event loop for tens of milliseconds (benchmarks/load.py). Once a process: what
+                # is frozen is never freed, so a process that builds bot after bot (the tests)
+                # must not freeze each one's leftovers.
+                _frozen = True
+                gc.collect()
+                gc.freeze()
+                log.info("ready: %d objects frozen out of garbage collection", gc.get_freeze_count())
             log.info("running %s", self.describe())
 
     def shards_here(self) -> str:
