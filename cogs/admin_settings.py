@@ -1,5 +1,5 @@
 """/admin settings: a server's defaults for its new tables, the games it allows, where its
-tables play and its game-master role (:mod:`bot.server_settings`). Without options it shows
+tables play and its game-master role (:mod:`bot.tables.server_settings`). Without options it shows
 them all; with some, it changes only those, logs the change, and shows them all again.
 
 A mixin of the /admin group (cogs/admin.py): it uses the cog's ``bot`` and ``refused``."""
@@ -16,7 +16,7 @@ from bot.backends import database_failure
 from bot.games import REGISTRY
 from bot.i18n import C_, N_, _, ngettext, pgettext
 from bot.permissions import is_server_admin
-from bot.server_settings import MAX_TABLES, SHOWN, server_defaults
+from bot.tables.server_settings import MAX_TABLES, SHOWN, server_defaults
 from bot.tables.adapter import chips
 from bot.tables.commands import MAX_STAKE
 from bot.tables.messages import COLOUR

@@ -12,7 +12,7 @@ from bot import i18n
 from bot.backends import database_failure
 from bot.db import LeaseLost
 from bot.i18n import _, ngettext, pgettext
-from bot.server_settings import server_defaults
+from .server_settings import server_defaults
 
 from .adapter import GameUI
 from .commands import common_options

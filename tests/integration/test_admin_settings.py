@@ -5,7 +5,7 @@ and logged; refused to a member granted /admin without Manage Server or the game
 from __future__ import annotations
 
 from bot.config import load
-from bot.server_settings import server_defaults
+from bot.tables.server_settings import server_defaults
 from tests.databases import both_backends
 from tests.integration.test_admin import admin_command
 from tests.simhelpers import Players, buttons, play_channel, table_of

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot import i18n
-from bot.tables.commands import MAX_STAKE
+from .commands import MAX_STAKE
 
 if TYPE_CHECKING:
     from bot.config import Config
