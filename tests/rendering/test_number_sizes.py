@@ -41,12 +41,12 @@ class Pasted:
     height: int
 
 
-@pytest.fixture
-def pasted(monkeypatch):
-    """Every line of text the pictures paste (its text, size and place), in pasting order."""
+def record_lines(monkeypatch, module) -> list[Pasted]:
+    """Every line of text ``module`` makes and pastes (its text, size and place), in pasting
+    order, recorded by wrapping its ``text_line`` and ``paste_text``."""
     made: dict[int, tuple[str, int, bool]] = {}
     lines: list[Pasted] = []
-    text_line, paste_text = compose.text_line, compose.paste_text
+    text_line, paste_text = module.text_line, module.paste_text
 
     def recording_line(text, size, bold, color, red=(255, 110, 110)):
         line = text_line(text, size, bold, color, red)
@@ -58,9 +58,15 @@ def pasted(monkeypatch):
         if id(line) in made:
             lines.append(Pasted(*made[id(line)], xy[0], xy[1], line.height))
 
-    monkeypatch.setattr(compose, "text_line", recording_line)
-    monkeypatch.setattr(compose, "paste_text", recording_paste)
+    monkeypatch.setattr(module, "text_line", recording_line)
+    monkeypatch.setattr(module, "paste_text", recording_paste)
     return lines
+
+
+@pytest.fixture
+def pasted(monkeypatch):
+    """Every line of text the pictures paste (its text, size and place), in pasting order."""
+    return record_lines(monkeypatch, compose)
 
 
 def digit_heights(image: Image.Image, lines: list[Pasted]) -> list[tuple[str, str, float]]:
@@ -145,22 +151,7 @@ def test_the_measure_finds_small_digits():
 def table_pasted(monkeypatch):
     """Every line of text the table pictures paste through their own lines (seat boxes, piles,
     panels' names and details, groups' labels), in pasting order."""
-    made: dict[int, tuple[str, int, bool]] = {}
-    lines: list[Pasted] = []
-    text_line, paste_text = table_picture.text_line, table_picture.paste_text
-
-    def recording_line(text, size, bold, color, red=(255, 110, 110)):
-        line = text_line(text, size, bold, color, red)
-        made[id(line)] = (text, size, bold)
-        return line
-
-    def recording_paste(canvas, line, xy):
-        paste_text(canvas, line, xy)
-        if id(line) in made:
-            lines.append(Pasted(*made[id(line)], xy[0], xy[1], line.height))
-
-    monkeypatch.setattr(table_picture, "text_line", recording_line)
-    monkeypatch.setattr(table_picture, "paste_text", recording_paste)
+    lines = record_lines(monkeypatch, table_picture)
     table_picture.seat_panel.cache_clear()
     table_picture._labelled.cache_clear()
     table_picture._piles.cache_clear()
