@@ -50,6 +50,11 @@ def eat_kind(view: dict, card: str) -> str | None:
     return None
 
 
+def can_eat(view: dict) -> bool:
+    """Whether the card on offer may be eaten this turn (with some hand card)."""
+    return any(action.startswith("eat ") for action in view["legal"])
+
+
 def eat_buttons(view: dict, selected: list[str]) -> set[str]:
     """The eat buttons the selected hand cards enable. Eat Cạ* only for a legal eat: its card
     is held twice or more, and two copies (a chắn) may never be used in a cạ (restriction 2),
@@ -141,7 +146,7 @@ class ChanUI(CopyTokensUI):
         if seat not in view["to_act"] or view["phase"] not in ("open", "discard", "turn", "drawn") \
                 or not view["hand"] or view["legal"] == ["u"]:
             return None
-        if view["phase"] in ("turn", "drawn") and not any(a.startswith("eat ") for a in view["legal"]):
+        if view["phase"] in ("turn", "drawn") and not can_eat(view):
             return None  # nothing may be eaten this turn: no card to pair
         groups, tokens = self._display(view, arranged)
         flat = [c for g in groups for c in g]
@@ -219,7 +224,7 @@ class ChanUI(CopyTokensUI):
         if phase in ("open", "discard"):
             return _("**Your move.** Select a card and **Discard**. Stock {stock}").format(stock=stock)
         # Built from this turn's legal moves: a card that may not be eaten is not offered to eat.
-        eat = any(action.startswith("eat ") for action in view["legal"])
+        eat = can_eat(view)
         chiu = "chiu" in view["legal"]
         if phase == "turn":
             if active is None:
