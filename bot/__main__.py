@@ -1,4 +1,5 @@
 """``python -m bot`` (``chieu``): start Chiếu with DISCORD_TOKEN and optional config.toml;
+``chieu --local`` runs it without Discord, on a page in the browser (:mod:`bot.local`);
 ``chieu copy-database SQLITE [URL]`` copies a SQLite database into PostgreSQL."""
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ import discord
 from . import config as config_module
 from .app import create_bot
 
+#: the local mode's own SQLite file (never the production database unless --database says so)
+LOCAL_DATABASE = "data/local.sqlite3"
+
 NO_TOKEN = """\
 Chiếu needs a Discord bot token and none was found.
 
@@ -21,12 +25,23 @@ Chiếu needs a Discord bot token and none was found.
   2. Start the bot with it in the environment:   DISCORD_TOKEN=... bash scripts/start
      (or put `token = "..."` in an untracked config.toml).
 
-See README.md, "Creating the Discord application", for the invite link and permissions."""
+See README.md, "Creating the Discord application", for the invite link and permissions.
+
+To try Chiếu first without Discord (no token, no account), play in your browser:
+    bash scripts/start --local"""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="chieu", description="Run the Chiếu Discord bot.")
     parser.add_argument("--config", help="path to a config.toml (default: ./config.toml if present)")
+    local = parser.add_argument_group("local mode (no Discord: a simulated server on a page in your browser)")
+    local.add_argument("--local", action="store_true", help="run without Discord, on a page served on 127.0.0.1")
+    local.add_argument("--people", default="you", metavar="NAMES",
+                       help="comma-separated names of the local people, for a hot-seat game (default: you)")
+    local.add_argument("--port", type=int, default=0, help="the page's port on 127.0.0.1 (default: any free one)")
+    local.add_argument("--database", metavar="PATH",
+                       help=f"the local mode's own SQLite file (default: {LOCAL_DATABASE})")
+    local.add_argument("--no-browser", action="store_true", help="print the page's address without opening it")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     copy = commands.add_parser(
         "copy-database", help="copy a SQLite database into an empty PostgreSQL database",
@@ -39,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     config = config_module.load(args.config)
     if args.command == "copy-database":
         return copy_database(args.sqlite, args.url or config.database)
+    if args.local:
+        return run_local(config, args)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -46,6 +63,24 @@ def main(argv: list[str] | None = None) -> int:
     # discord.py's own logging setup: coloured console output at the configured level.
     discord.utils.setup_logging(level=logging.getLevelName(config.log_level.upper()))
     bot.run(config.token, log_handler=None)
+    return 0
+
+
+def run_local(config: config_module.Config, args: argparse.Namespace) -> int:
+    try:
+        from .local import LocalOptions, serve
+    except ImportError as exc:  # SimCord comes with the local extra only
+        print(f"The local mode needs the `local` extra ({exc}): bash scripts/start --local installs it.",
+              file=sys.stderr)
+        return 2
+    people = tuple(dict.fromkeys(name.strip() for name in args.people.split(",") if name.strip())) or ("you",)
+    options = LocalOptions(people=people, database=args.database or LOCAL_DATABASE, port=args.port,
+                           open_browser=not args.no_browser)
+    logging.basicConfig(level=logging.getLevelName(config.log_level.upper()),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for noisy in ("discord", "aiohttp.access"):  # the simulated gateway's login chatter
+        logging.getLogger(noisy).setLevel(logging.ERROR)
+    asyncio.run(serve(config, options))
     return 0
 
 

@@ -37,6 +37,10 @@ class Config:
     max_turn_seconds: int = 600
     # Pause before an AI seat moves, so people can follow the table; 0 in tests.
     ai_delay_seconds: float = 1.0
+    # Each person's hand comes by DM. False: no DM, everyone plays through the table message's
+    # **My hand** (as a player whose DMs are closed does); the local mode, whose page shows one
+    # channel and no DMs, runs so.
+    hands_by_dm: bool = True
     # Consecutive turn timeouts after which a seat is marked away and played by the AI.
     away_after_timeouts: int = 2
     max_tables_per_channel: int = 5

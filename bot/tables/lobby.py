@@ -326,7 +326,11 @@ class LobbyFlow(ShowFlow):
             presenter.drop(key)
         self._show_table(table)
         for seat in range(len(table.seats)):
-            if not table.seats[seat].is_ai:  # (the last game's hand retired once this one is there)
+            if table.seats[seat].is_ai:
+                continue
+            if not self.config.hands_by_dm:  # he plays through My hand (a turn is told in the channel)
+                table.dm_closed.add(seat)
+            else:  # (the last game's hand retired once this one is there)
                 self._show_hand(table, seat, replaces=earlier.get(table.seats[seat].user_id))
         table.acting.clear()
         self._acting_now(table)  # the new hand messages tell their players

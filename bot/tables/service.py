@@ -187,7 +187,9 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow, AdminFlow):
         self._show_table(table, table.table_message_id)
         hands = await self.db.hand_messages(table.game_id)
         for seat, player in enumerate(table.seats):
-            if not player.is_ai:
+            if not player.is_ai and not self.config.hands_by_dm:
+                table.dm_closed.add(seat)  # he plays through My hand, as at the deal
+            elif not player.is_ai:
                 channel_id, message_id = hands.get(seat, (None, None))
                 self._show_hand(table, seat, channel_id=channel_id, message_id=message_id)
         if table.state.is_over:

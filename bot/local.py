@@ -1,0 +1,217 @@
+"""``python -m bot --local`` (``bash scripts/start --local``): Chiếu without Discord.
+
+The real bot (the same cogs, tables, outbox and database code) runs against SimCord, an
+in-process simulated Discord, with one server, one channel and the local people; SimCord's
+Preview serves that channel as a Discord-like page on 127.0.0.1, where a click runs the bot's
+real callbacks. Nothing here is imported by the production bot: SimCord and its Preview come
+with the optional ``local`` extra (``pip install -e .[local]``).
+
+What the Preview cannot show, the local bot does not send there:
+
+- tables play in the channel itself, not in a thread of their own (a server setting);
+- a hand is not sent by DM (the page shows one channel): each person plays through **My
+  hand** on the table message, as a player whose DMs are closed does (config ``hands_by_dm``),
+  and his turn is announced in the channel.
+
+Time is real: SimCord's timers fire on the wall clock, and the bot keeps its production
+pauses (AI seats wait ``ai_delay_seconds``). What the bot does between two clicks (an AI's
+move, a turn's timeout) is published to the page by :class:`LocalSession`'s refresher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import webbrowser
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import discord
+
+from .app import ChieuBot, create_bot
+from .config import Config
+
+log = logging.getLogger("bot.local")
+
+#: the simulated server's id, the same on every start (its settings, chips and history are kept
+#: in the local database under it)
+GUILD_ID = 1_000_000_000_000_000_001
+DEFAULT_PEOPLE = ("you",)
+#: how often what the bot did between clicks is published to the page
+REFRESH_SECONDS = 0.25
+#: the longest a click (its rendering included) may take before SimCord reports it stuck
+SETTLE_SECONDS = 30.0
+
+
+@dataclass
+class LocalOptions:
+    people: tuple[str, ...] = DEFAULT_PEOPLE
+    database: str = "data/local.sqlite3"
+    port: int = 0
+    open_browser: bool = True
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+
+def local_config(config: Config, options: LocalOptions) -> Config:
+    """The config of the local bot: its own database, one shard, its commands published to the
+    new simulated Discord on every start, hands shown in the channel."""
+    return config.with_overrides(token=None, database=options.database, shard_count=1, shard_ids=None,
+                                 sync_commands="always", dev_guild_id=None, hands_by_dm=False,
+                                 **options.overrides)
+
+
+class LocalSession:
+    """The bot on a simulated Discord, and the page that shows its channel.
+
+    ``async with LocalSession(config, options) as session:`` starts it; ``session.url`` is the
+    page's address (its secret is the part after ``#``)."""
+
+    def __init__(self, config: Config, options: LocalOptions,
+                 prepare: Callable[[ChieuBot], None] | None = None) -> None:
+        self.options = options
+        self.prepare = prepare  # (tests: seeds the deals)
+        self.config = local_config(config, options)
+        self.bot: ChieuBot | None = None
+        self.env: Any = None
+        self.preview: Any = None
+        self.people: list[Any] = []
+        self.channel: Any = None
+        self._stack = contextlib.AsyncExitStack()
+        # one thing at a time drives the simulated Discord: a click from the page, or the refresher
+        self._turn = asyncio.Lock()
+        self._changed = asyncio.Event()
+        self._refresher: asyncio.Task | None = None
+
+    @property
+    def url(self) -> str:
+        return self.preview.url
+
+    async def __aenter__(self) -> "LocalSession":
+        import simcord
+
+        if self.config.database != ":memory:" and "://" not in self.config.database:
+            Path(self.config.database).parent.mkdir(parents=True, exist_ok=True)
+        # every card drawn before the simulated Discord starts (it gives a start 5 s to settle,
+        # which a cold machine's drawing, off the event loop, could overrun)
+        await asyncio.to_thread(warm_all_sprites)
+        self.bot = create_bot(self.config)
+        if self.prepare is not None:
+            self.prepare(self.bot)
+        try:
+            self.env = await self._stack.enter_async_context(
+                simcord.run(self.bot, settle_timeout=SETTLE_SECONDS, check_errors=False))
+            self.env.backend.edit_bot_profile("Chiếu")
+            guild = self.env.create_guild("Chiếu", id=GUILD_ID)
+            self.channel = guild.create_text_channel("cards")
+            # the first person owns the server: /admin works for him
+            admins = guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+            self.people = [guild.add_member(self.env.create_user(name), roles=[admins] if not i else [])
+                           for i, name in enumerate(self.options.people)]
+            await self._tables_in_channel()
+            self.preview = await self._stack.enter_async_context(self.env.preview(
+                self.channel, viewers=self.people, layout="channel", port=self.options.port))
+            self._serialise_actions()
+            self.env.backend.subscribers.append(self._on_event)
+            self._refresher = asyncio.create_task(self._refresh_forever(), name="local refresher")
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._refresher is not None:
+            self._refresher.cancel()
+            await asyncio.gather(self._refresher, return_exceptions=True)
+            self._refresher = None
+        try:
+            await self._stack.aclose()  # the page, then the simulated Discord
+        finally:
+            if self.bot is not None:
+                await self.bot.release()  # SimCord never closes the bot: its timers and database
+
+    async def _tables_in_channel(self) -> None:
+        """Tables play in the channel (the page shows one channel, not threads)."""
+        db = self.bot.db
+        settings = await db.server_settings(GUILD_ID)
+        if settings.get("threads") is not False:
+            await db.save_server_settings(GUILD_ID, {**settings, "threads": False})
+
+    def _serialise_actions(self) -> None:
+        """A click from the page and the refresher never drive SimCord at once (it allows one
+        operation at a time): each waits for the other."""
+        act = self.preview._action
+
+        async def action(context_id: Any, body: Any) -> Any:
+            async with self._turn:
+                return await act(context_id, body)
+
+        self.preview._action = action
+
+    def _on_event(self, event: str, payload: Any) -> None:
+        self._changed.set()
+
+    async def _refresh_forever(self) -> None:
+        """Publish to the page what the bot did on its own (an AI moved, a clock ran out)."""
+        while True:
+            await self._changed.wait()
+            await asyncio.sleep(REFRESH_SECONDS)
+            async with self._turn:
+                self._changed.clear()
+                try:
+                    await self.preview.refresh()
+                except Exception:
+                    log.exception("publishing the bot's changes to the page failed")
+
+    async def wait_closed(self) -> None:
+        await self.preview.wait_closed()
+
+
+def warm_all_sprites() -> None:
+    """Draw the sprites of every deck the games use (they are cached per process)."""
+    import importlib
+
+    from rendering import warm_sprites
+
+    from .app import EXTENSIONS
+    from .tables.commands import GameCog
+
+    cogs = [value for extension in EXTENSIONS for value in vars(importlib.import_module(extension)).values()
+            if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog]
+    for deck in sorted({deck for cog in cogs for deck in cog.ui_class().decks_used()}):
+        warm_sprites(deck)
+
+
+BANNER = """\
+Chiếu is running locally, without Discord (a simulated server, channel #cards).
+
+  Open:  {url}
+
+The address holds a secret: whoever has it can play as {people}. Type /phom new (or /chan,
+/tusac, /chinchon, /concan) in the message box, add AI seats, press Start, then My hand.
+Stop with Ctrl+C."""
+
+
+async def serve(config: Config, options: LocalOptions) -> None:
+    """Run the local session until Ctrl+C (or the page's Close)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    async with LocalSession(config, options) as session:
+        print(BANNER.format(url=session.url, people=", ".join(options.people)), flush=True)
+        if options.open_browser:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(webbrowser.open, session.url)
+        closed = asyncio.create_task(session.wait_closed())
+        stopped = asyncio.create_task(stop.wait())
+        await asyncio.wait((closed, stopped), return_when=asyncio.FIRST_COMPLETED)
+        for task in (closed, stopped):
+            task.cancel()
+    print("Chiếu (local) stopped.", flush=True)

@@ -1,0 +1,126 @@
+"""The local mode (``bash scripts/start --local``) played as a person plays it: through its
+page's HTTP API (what the page's own script sends), no browser and no Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import aiohttp
+import pytest
+
+from bot.config import load
+from bot.local import LocalOptions, LocalSession
+from tests.preview_client import PagePerson, PreviewRejected, buttons, text
+from tests.simhelpers import PHOM_MOVES, seed_deals
+
+CHINCHON_MOVES = ("Draw", "Close", "Discard")
+
+
+@contextlib.asynccontextmanager
+async def local_page(tmp_path, request, people=("you",)):
+    # production pauses would make each AI move wait a second: the test plays them at once
+    options = LocalOptions(people=people, database=str(tmp_path / "local.sqlite3"), open_browser=False,
+                           overrides={"ai_delay_seconds": 0, "table_edit_seconds": 0,
+                                      "rest_calls_per_second": 1e6})
+    async with LocalSession(load(), options, prepare=lambda bot: seed_deals(bot, request.node.nodeid)) as session:
+        async with aiohttp.ClientSession() as http:
+            yield session, http, await PagePerson(http, session.url).open()
+
+
+def result_posted(page: PagePerson) -> dict | None:
+    return next((m for m in reversed(page.messages()) if "Rematch" in buttons(m)), None)
+
+
+async def my_hand(page: PagePerson) -> dict:
+    """My hand on the table message: the hand as it is now, shown to me alone. (The table
+    message, edited in place, may have scrolled out of the page's last 50 messages.)"""
+    table = page.shown.get("table") or page.last_with("My hand")
+    page.shown["table"] = table
+    result = await page.click(table, "My hand")
+    (outcome,) = [o for o in result["outcomes"] if o.get("messageId")]
+    return page.state["messages"][outcome["messageId"]]
+
+
+async def play_a_move(page: PagePerson, moves) -> bool:
+    """Quick Select, then the first move the hand offers; False if it is not my turn."""
+    hand = await my_hand(page)
+    if "Draw" in buttons(hand) and "Draw" in moves and "Discard" not in buttons(hand):
+        await page.click(hand, "Draw")
+        return True
+    if "Quick Select" in buttons(hand):
+        await page.click(hand, "Quick Select")
+        hand = page.state["messages"][hand["id"]]
+    move = next((label for label in moves if label in buttons(hand)), None)
+    if move is None:
+        return False
+    await page.click(hand, move)
+    return True
+
+
+async def play_until(page: PagePerson, done, moves, *, seconds: float, people=(None,)) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the game did not end"
+        moved = False
+        for person in people:
+            if done():
+                return
+            if person is not None and len(people) > 1:
+                await page.view_as(person)
+            moved |= await play_a_move(page, moves)
+        if not moved:
+            await asyncio.sleep(0.1)  # the AI seats play (on the real clock)
+            await page.refresh()
+
+
+async def test_a_phom_game_on_the_local_page_hot_seat(tmp_path, request):
+    async with local_page(tmp_path, request, people=("you", "friend")) as (session, http, page):
+        # the page needs its secret, and listens on loopback only
+        assert session.url.startswith("http://127.0.0.1:")
+        async with http.get(page.base + "/api/state") as response:
+            assert response.status == 401
+
+        await page.command("phom new")
+        lobby = page.last_with("Join")
+        await page.view_as("friend")  # the second person at the same screen
+        await page.click(lobby, "Join")
+        await page.view_as("you")
+        await page.click(page.last_with("Add AI"), "Add AI")
+        await page.click(page.last_with("Start"), "Start")
+        table = page.last_with("My hand")
+        assert "Phỏm · table #1" in text(table) and table["attachments"]  # the table's picture
+
+        await play_until(page, lambda: result_posted(page), PHOM_MOVES, seconds=90, people=("you", "friend"))
+        result = result_posted(page)
+        assert "result" in text(result).lower() or result["attachments"]
+
+        await page.view_as("you")
+        balance = await page.command("balance")
+        assert balance["settlement"] == "settled"
+        assert "chip" in text(page.messages()[-1]).lower()
+
+
+async def test_a_chinchon_match_on_the_local_page(tmp_path, request):
+    async with local_page(tmp_path, request) as (session, http, page):
+        await page.command("chinchon new", target=20)
+        await page.click(page.last_with("Add AI"), "Add AI")
+        await page.click(page.last_with("Start"), "Start")
+
+        deadline = time.monotonic() + 120
+        while not result_posted(page):
+            assert time.monotonic() < deadline, "the match did not end"
+            await page.refresh()
+            next_round = next((m for m in reversed(page.messages()) if "Next round" in buttons(m)), None)
+            if next_round is not None:
+                with contextlib.suppress(PreviewRejected):  # (the round may have started meanwhile)
+                    await page.click(next_round, "Next round")
+            hand = await my_hand(page)
+            if "Decline" in buttons(hand):  # over the target: no buying back in
+                await page.click(hand, "Decline")
+            elif not await play_a_move(page, CHINCHON_MOVES):
+                await asyncio.sleep(0.1)
+        history = await page.command("history")
+        assert history["settlement"] == "settled"
+        assert "Chinchón" in text(page.messages()[-1])
