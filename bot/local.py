@@ -101,6 +101,7 @@ class LocalSession:
         if self.prepare is not None:
             self.prepare(self.bot)
         try:
+            self._stack.enter_context(real_time_settling())
             self.env = await self._stack.enter_async_context(
                 simcord.run(self.bot, settle_timeout=SETTLE_SECONDS, check_errors=False))
             self.env.backend.edit_bot_profile("Chiếu")
@@ -170,6 +171,27 @@ class LocalSession:
 
     async def wait_closed(self) -> None:
         await self.preview.wait_closed()
+
+
+@contextlib.contextmanager
+def real_time_settling():
+    """SimCord, made for tests, lets a click settle only once every timer due within its
+    settling deadline has fired (an AI's pause, the pause between rounds): a click would wait
+    for the AI seats to play after it. Here time is real: any timer is a parked wait, the click
+    returns once its own work is done, and the timers fire on the wall clock (SimCord's real
+    fallback), their effects published by the refresher. (Private SimCord API, pinned in the
+    ``local`` extra; undone when the session closes, so tests of the same process keep
+    SimCord's own rule.)"""
+    from simcord import env as simcord_env
+
+    is_parked, callback_is_parked = simcord_env._is_parked, simcord_env._callback_is_parked
+    simcord_env._is_parked = lambda state, task, deadline: is_parked(state, task, float("-inf"))
+    simcord_env._callback_is_parked = lambda state, record, deadline: callback_is_parked(
+        state, record, float("-inf"))
+    try:
+        yield
+    finally:
+        simcord_env._is_parked, simcord_env._callback_is_parked = is_parked, callback_is_parked
 
 
 def warm_all_sprites() -> None:

@@ -55,7 +55,6 @@ class PagePerson:
         """One action; a refusal because the page moved on meanwhile (the bot published a newer
         state) is sent again on the newer state, as the page's own script does."""
         last: list = []
-        print("ACT", kind, body.get("control_key") or body.get("path") or body.get("viewer_id"), round(time.monotonic(), 1), flush=True)
         for _ in range(20):
             await self.refresh()
             sequence = next(self._sequence)

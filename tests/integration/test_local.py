@@ -36,16 +36,16 @@ def result_posted(page: PagePerson) -> dict | None:
 async def my_hand(page: PagePerson) -> dict:
     """My hand on the table message: the hand as it is now, shown to me alone. (The table
     message, edited in place, may have scrolled out of the page's last 50 messages.)"""
-    table = page.shown.get("table") or page.last_with("My hand")
+    table = page.shown.get("table") or page.last_with("My hand")  # (clicked by its id)
     page.shown["table"] = table
     result = await page.click(table, "My hand")
     (outcome,) = [o for o in result["outcomes"] if o.get("messageId")]
     return page.state["messages"][outcome["messageId"]]
 
 
-async def play_a_move(page: PagePerson, moves) -> bool:
+async def play_a_move(page: PagePerson, moves, hand: dict | None = None) -> bool:
     """Quick Select, then the first move the hand offers; False if it is not my turn."""
-    hand = await my_hand(page)
+    hand = hand or await my_hand(page)
     if "Draw" in buttons(hand) and "Draw" in moves and "Discard" not in buttons(hand):
         await page.click(hand, "Draw")
         return True
@@ -104,23 +104,24 @@ async def test_a_phom_game_on_the_local_page_hot_seat(tmp_path, request):
 
 async def test_a_chinchon_match_on_the_local_page(tmp_path, request):
     async with local_page(tmp_path, request) as (session, http, page):
-        await page.command("chinchon new", target=20)
+        await page.command("chinchon new", target="20", close_limit="10")  # (the page sends what is typed)
         await page.click(page.last_with("Add AI"), "Add AI")
         await page.click(page.last_with("Start"), "Start")
 
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 150
         while not result_posted(page):
             assert time.monotonic() < deadline, "the match did not end"
             await page.refresh()
-            next_round = next((m for m in reversed(page.messages()) if "Next round" in buttons(m)), None)
-            if next_round is not None:
-                with contextlib.suppress(PreviewRejected):  # (the round may have started meanwhile)
+            next_round = page.last()
+            if "Next round" in buttons(next_round):  # a round's result: on to the next one
+                with contextlib.suppress(PreviewRejected):  # (it may have started meanwhile)
                     await page.click(next_round, "Next round")
+                continue
             hand = await my_hand(page)
             if "Decline" in buttons(hand):  # over the target: no buying back in
                 await page.click(hand, "Decline")
-            elif not await play_a_move(page, CHINCHON_MOVES):
-                await asyncio.sleep(0.1)
+            elif not await play_a_move(page, CHINCHON_MOVES, hand):
+                await asyncio.sleep(0.2)  # the AI seats play (on the real clock)
         history = await page.command("history")
         assert history["settlement"] == "settled"
         assert "Chinchón" in text(page.messages()[-1])
