@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-import time
 import uuid
 from typing import Any
 
