@@ -145,11 +145,22 @@ class LocalSession:
 
     def _serialise_actions(self) -> None:
         """A click from the page and the refresher never drive SimCord at once (it allows one
-        operation at a time): each waits for the other."""
+        operation at a time): each waits for the other.
+
+        And a click is taken on the page as it is now, as on Discord, where a click names its
+        button, not a version of the message: the Preview refuses an action sent from a state
+        older than the last it published (made for a test's fixed pictures), but here the
+        refresher publishes whenever the bot does something, so a person clicking while an AI
+        plays, or twice in a second, would be told "Action was not completed". The control is
+        still looked up in the current state (a button gone is refused), and the bot checks a
+        late click as it does on Discord."""
         act = self.preview._action
 
         async def action(context_id: Any, body: Any) -> Any:
             async with self._turn:
+                if isinstance(body, dict) and "published_revision" in body:
+                    with contextlib.suppress(Exception):  # (an unknown page: SimCord says so)
+                        body = {**body, "published_revision": self.preview._get_page(context_id).revision}
                 return await act(context_id, body)
 
         self.preview._action = action

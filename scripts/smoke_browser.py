@@ -74,8 +74,10 @@ class Browser:
 
     # what a person does on the page
     def _button(self, label: str) -> str:
-        # the newest enabled button with that label (the messages are in order, oldest first)
-        return (f"[...document.querySelectorAll('button')].filter(b => b.textContent.trim() === {json.dumps(label)}"
+        # the newest enabled button with that label, after its emoji if any (the messages are in
+        # order, oldest first)
+        return ("[...document.querySelectorAll('button')].filter(b => "
+                f"b.textContent.trim().replace(/^[^\\p{{L}}]+/u, '') === {json.dumps(label)}"
                 f" && !b.disabled && b.offsetParent !== null).pop()")
 
     async def has(self, label: str) -> bool:
@@ -83,25 +85,40 @@ class Browser:
 
     async def click(self, label: str, seconds: float = 20) -> None:
         await self.until(f"a button {label!r}", f"!!({self._button(label)})", seconds)
-        await self.js(f"{self._button(label)}.click()")
+        await self.mouse(self._button(label))
         await asyncio.sleep(0.3)
 
-    async def key(self, key: str, code: int) -> None:
-        for kind in ("keyDown", "keyUp"):
-            await self.send("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code)
+    async def mouse(self, element: str) -> None:
+        """A real mouse click in the middle of the element (scrolled into view first)."""
+        x, y = await self.js(f"(() => {{ const e = {element}; e.scrollIntoView({{block: 'center'}}); "
+                             "const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        for kind in ("mousePressed", "mouseReleased"):
+            await self.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    async def key(self, key: str) -> None:
+        """A real key press (the page listens to keydown on the focused element)."""
+        codes = {"Enter": 13, "Tab": 9, "Escape": 27}
+        for kind in ("rawKeyDown", "keyUp"):
+            await self.send("Input.dispatchKeyEvent", type=kind, key=key, code=key,
+                            windowsVirtualKeyCode=codes[key], nativeVirtualKeyCode=codes[key])
 
     async def slash(self, command: str) -> None:
-        """Type the command in the message box, pick it in the list, send it (Enter, Enter)."""
-        await self.until("the message box", "!!document.querySelector('#channel-composer-input')")
+        """Run a slash command as a person does: type it in the message box, pick it in the
+        command list (Enter), send it (Enter). The box is the page's only once the page has its
+        first snapshot (before that, the page's first update empties it), and the list is there
+        once the page has loaded the bot's commands."""
         box = "document.querySelector('#channel-composer-input')"
-        enter = f"{box}.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter', code: 'Enter', keyCode: 13, bubbles: true}}))"
-        await self.js(f"{box}.focus(); {box}.value = {json.dumps('/' + command)}; "
-                      f"{box}.dispatchEvent(new Event('input', {{bubbles: true}}))")
-        await asyncio.sleep(1)
-        await self.js(enter)  # the command list: its first match
-        await asyncio.sleep(1)
-        await self.js(f"(document.activeElement || {box}).dispatchEvent(new KeyboardEvent('keydown', "
-                      f"{{key: 'Enter', code: 'Enter', keyCode: 13, bubbles: true}}))")  # send
+        await self.until("the message box", f"!!{box} && !!{box}.dataset.controlKey && !{box}.form.hidden")
+        await self.js(f"{box}.focus()")
+        await self.send("Input.insertText", text="/" + command)
+        entry = ("[...document.querySelectorAll('.command-entry')].find("
+                 f"e => e.textContent.includes({json.dumps('/' + command)}))")
+        await self.until(f"/{command} in the command list", f"!!({entry})")
+        await self.key("Enter")  # picks the active entry: the command's chip, its options
+        await self.until("the command's chip", "!!document.querySelector('.command-chip')")
+        # sends it (Enter on the focused chip would open its optional options instead)
+        await self.mouse("document.querySelector('#send-message')")
+        await self.until("the command sent", "!document.querySelector('.command-chip')")
 
 
 async def start_local(tmp: Path) -> tuple[subprocess.Popen, str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 import uuid
 from typing import Any
 
@@ -50,33 +49,40 @@ class PagePerson:
             self.state = await response.json()
         return self.state
 
+    async def send(self, kind: str, revision: int | None = None, **body: Any) -> dict[str, Any]:
+        """One action as the page's script sends it, on the state the page last read (or on
+        ``revision``, the state a page that has not read the newest one yet shows)."""
+        sequence = next(self._sequence)
+        envelope = {**body, "protocol_version": 3, "sequence": sequence, "request_id": uuid.uuid4().hex,
+                    "generation": self.state["context"]["generation"],
+                    "bot_generation": self.state["botGeneration"],
+                    "published_revision": self.state["publishedRevision"] if revision is None else revision,
+                    "kind": kind}
+        async with self.http.post(f"{self.base}/api/action", json=envelope, headers=self._headers()) as response:
+            response.raise_for_status()
+            result = await response.json()
+        if result.get("rejected"):  # (a refusal consumes no number: the page expects the one after the last it took)
+            self._sequence = itertools.count(result.get("expectedSequence", sequence - 1) + 1)
+        return result
+
     async def _act(self, kind: str, **body: Any) -> dict[str, Any]:
-        """One action; a refusal because the page moved on meanwhile (the bot published a newer
-        state) is sent again on the newer state, as the page's own script does."""
+        """One action; a refusal because the page was busy is sent again, as the page's own
+        script does."""
         last: list = []
         for _ in range(20):
             await self.refresh()
-            sequence = next(self._sequence)
-            envelope = {**body, "protocol_version": 3, "sequence": sequence, "request_id": uuid.uuid4().hex,
-                        "generation": self.state["context"]["generation"],
-                        "bot_generation": self.state["botGeneration"],
-                        "published_revision": self.state["publishedRevision"], "kind": kind}
-            async with self.http.post(f"{self.base}/api/action", json=envelope, headers=self._headers()) as response:
-                response.raise_for_status()
-                result = await response.json()
+            result = await self.send(kind, **body)
             if not result.get("rejected"):
                 if result.get("settlement") not in ("settled", None):
                     raise PreviewRejected(f"{kind} {body}: {result.get('settlement')} {result.get('diagnostics')}")
                 await self.refresh()
                 return result
-            # (a refusal consumes no number: the page expects the one after the last it took)
-            self._sequence = itertools.count(result.get("expectedSequence", sequence - 1) + 1)
             codes = [d.get("code") for d in result.get("diagnostics", [])]
             last = codes
-            if not set(codes) <= {"stale-revision", "busy", "stale-sequence", "sequence-gap"}:
+            if not set(codes) <= {"busy", "stale-sequence", "sequence-gap"}:
                 raise PreviewRejected(f"{kind} {body}: {codes}")
             await asyncio.sleep(0.05)
-        raise PreviewRejected(f"{kind} {body}: the page kept moving on ({last})")
+        raise PreviewRejected(f"{kind} {body}: the page kept refusing ({last})")
 
     async def view_as(self, name: str) -> None:
         viewer = next(v for v in self.state["viewers"] if v["name"] == name)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.config import load
 from bot.local import LocalOptions, LocalSession
-from tests.preview_client import PagePerson, PreviewRejected, buttons, text
+from tests.preview_client import PagePerson, PreviewRejected, buttons, controls, text
 from tests.simhelpers import PHOM_MOVES, seed_deals
 
 CHINCHON_MOVES = ("Draw", "Close", "Discard")
@@ -125,3 +125,19 @@ async def test_a_chinchon_match_on_the_local_page(tmp_path, request):
         history = await page.command("history")
         assert history["settlement"] == "settled"
         assert "Chinchón" in text(page.messages()[-1])
+
+
+async def test_a_click_on_a_page_that_has_not_read_the_bots_newest_change_is_honoured(tmp_path, request):
+    # (on Discord a click names its button, not a version of the message: the page's own
+    # script sends the revision it last read, and the bot may have published since)
+    async with local_page(tmp_path, request) as (session, http, page):
+        await page.command("chan new")
+        lobby = page.last_with("Add AI")
+        seen = page.state["publishedRevision"]
+        await session.preview.refresh()  # the refresher publishes what the bot did meanwhile
+        add_ai = next(c for c in controls(lobby, "Add AI") if c["type"] == 2)
+        result = await page.send("click", revision=seen, target_id=lobby["id"], control_key=add_ai["control_key"])
+        assert not result.get("rejected"), result.get("diagnostics")
+        assert result["settlement"] == "settled"
+        await page.refresh()
+        assert "AI 1" in text(page.state["messages"][lobby["id"]])
