@@ -85,8 +85,15 @@ class Browser:
 
     async def click(self, label: str, seconds: float = 20) -> None:
         await self.until(f"a button {label!r}", f"!!({self._button(label)})", seconds)
+        status = "document.querySelector('#action-status')"
+        await self.js(f"{status}.textContent = ''")
         await self.mouse(self._button(label))
-        await asyncio.sleep(0.3)
+        # the page says how the click went once the bot answered it (a refusal is shown too)
+        said = await self.until(f"the answer to {label!r}",
+                                f"(() => {{ const t = {status}.textContent; return t.endsWith('…') ? '' : t; }})()")
+        if said != "Callback completed":
+            await self.screenshot("failed")
+            raise AssertionError(f"clicking {label!r}: the page says {said!r}")
 
     async def mouse(self, element: str) -> None:
         """A real mouse click in the middle of the element (scrolled into view first)."""
