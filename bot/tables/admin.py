@@ -284,4 +284,4 @@ class AdminFlow(ShowFlow):
         self.presenter(table).add(Slot(f"removed:{hand.message_id}", build, channel_id=hand.channel_id,
                                        message_id=hand.message_id, user_id=hand.user_id, once=True, edit_only=True,
                                        order=RETIRED, attachment_key=RETIRED_PICTURE, interaction=hand.interaction,
-                                       interaction_at=hand.interaction_at))
+                                       interaction_at=hand.interaction_at, ephemeral=hand.ephemeral))

@@ -209,13 +209,15 @@ class ServiceCore:
         await self.answer_privately(interaction, unreachable_text())
 
     @staticmethod
-    async def respond(interaction: discord.Interaction, **kwargs: Any) -> None:
+    async def respond(interaction: discord.Interaction, **kwargs: Any) -> discord.Message | None:
         """A new message answering the click: its response, or a followup once it was
-        acknowledged (a busy table, or a click routed from another process)."""
+        acknowledged (a busy table, or a click routed from another process); the message, when
+        Discord says which."""
         if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-        else:
-            await interaction.response.send_message(**kwargs)
+            return await interaction.followup.send(**kwargs)
+        callback = await interaction.response.send_message(**kwargs)
+        resource = getattr(callback, "resource", None)
+        return resource if isinstance(resource, discord.Message) else None
 
     async def _save_table(self, table: Table, **fields: Any) -> None:
         """Save the table's columns, fenced by its lease (several processes)."""

@@ -74,6 +74,9 @@ class Slot:
     once: bool = False  # posted once (a result, a notice), then done
     edit_only: bool = False  # an edit of a message that, once gone, is not posted anew
     delete: bool = False  # the message is to be deleted (once-slots only)
+    # shown to one person in answer to his click (a hand through My hand): only that click's
+    # token can edit it, for 15 minutes; after that it waits for his next click on it
+    ephemeral: bool = False
     order: int | Callable[[], int] = 50  # lower goes first
     after: str | None = None  # a once-slot waits for this slot to be confirmed
     fallback_channel_id: int | None = None  # where a once-slot goes when its channel refuses it
@@ -253,6 +256,12 @@ class Presenter:
             return
         if slot.delete:
             return await self._delete(slot)
+        if slot.ephemeral and not self.reachable(slot):
+            if slot.once:
+                self._shown(slot)  # (an edit nobody can make any more)
+            else:  # his next click on it answers with what it should show (and renews the token)
+                slot.dirty, slot.dirty_since = False, None
+            return
         signature_before = slot.shown
         slot.dirty = False
         stamp = self.now()
@@ -305,9 +314,15 @@ class Presenter:
             await slot.deleted(slot)  # (failing, the deletion is tried again: NotFound then)
         self._shown(slot)
 
+    def reachable(self, slot: Slot) -> bool:
+        """Whether the slot's message may be edited through the last click on it."""
+        return slot.interaction is not None and self.now() - slot.interaction_at < INTERACTION_EDIT_SECONDS
+
     async def _send(self, slot: Slot, draft: Draft) -> None:
+        if slot.ephemeral:  # (a failure is retried while the token lasts)
+            return await self._edit(slot, draft, through=slot.interaction)
         if slot.message_id is not None and slot.interaction is not None:
-            if self.now() - slot.interaction_at < INTERACTION_EDIT_SECONDS:
+            if self.reachable(slot):
                 try:
                     return await self._edit(slot, draft, through=slot.interaction)
                 except discord.HTTPException as exc:

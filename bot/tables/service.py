@@ -97,8 +97,9 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow, AdminFlow):
             ui = self.ui_of(table)
             shown = messages.hand_shown(table, ui, seat)
             png = await messages.render_hand(shown.image, ui.deck)
-            await self.respond(interaction, content=shown.content, file=messages.png_file(png), view=shown.view,
-                               ephemeral=True)
+            message = await self.respond(interaction, content=shown.content, file=messages.png_file(png),
+                                         view=shown.view, ephemeral=True)
+            self._show_private_hand(table, seat, interaction, message, shown)
         elif key == "back":
             async with table.lock:
                 if not table.seats[seat].away:

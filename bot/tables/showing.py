@@ -18,7 +18,7 @@ from . import messages
 from .core import ServiceCore, log
 from .ending import unrecorded_note
 from .model import Seat, Table
-from .outbox import INTERACTION_EDIT_SECONDS, Attachment, Draft, Presenter, Slot
+from .outbox import Attachment, Draft, Presenter, Slot
 
 # Order of urgency: what a player must act on first, then the table, then the rest.
 FIRST, ACTING_HAND, TABLE, LOBBY, POSTED, WAITING_HAND, RETIRED = 0, 10, 20, 25, 30, 40, 60
@@ -144,6 +144,27 @@ class ShowFlow(ServiceCore):
                                   order=lambda: ACTING_HAND if self._acting(table, seat) else WAITING_HAND,
                                   posted=posted, closed=closed, about=(table.game_no, round_no)))
 
+    def _show_private_hand(self, table: Table, seat: int, interaction: discord.Interaction,
+                           message: discord.Message | None, shown: messages.HandShown) -> None:
+        """The hand **My hand** has just shown privately is the seat's hand message when no DM
+        reaches its player (his DMs are closed, or hands are not sent by DM): the outbox keeps
+        it up to date through his click, as it does a hand DM, and his clicks on its controls
+        renew that. The one it replaces keeps one line saying so."""
+        if seat not in table.dm_closed or message is None:
+            return
+        presenter = self.presenter(table)
+        key = f"hand:{seat}"
+        previous = presenter.get(key)
+        slot = Slot(key, self._hand_draft(table, seat, table.game_id), message_id=message.id,
+                    user_id=table.seats[seat].user_id, ephemeral=True,
+                    order=lambda: ACTING_HAND if self._acting(table, seat) else WAITING_HAND,
+                    about=previous.about if previous is not None else None)
+        presenter.add(slot)
+        presenter.confirmed(slot, shown.signature, shown.image, interaction=interaction)
+        if previous is not None and previous.ephemeral and previous.message_id not in (None, message.id) \
+                and presenter.reachable(previous):
+            self._retire_hand(table, previous, key)
+
     def _acting(self, table: Table, seat: int) -> bool:
         state = table.state
         return state is not None and not state.is_over and seat in state.to_act
@@ -160,8 +181,7 @@ class ShowFlow(ServiceCore):
                 return Draft(("closed", text), content=text)
             with i18n.language(await self.dm_language(table.seats[seat].user_id)):
                 shown = messages.hand_shown(table, ui, seat)
-            free = slot.interaction is not None and \
-                self.presenter(table).now() - slot.interaction_at < INTERACTION_EDIT_SECONDS
+            free = self.presenter(table).reachable(slot)
             if slot.message_id is not None and slot.shown is not None and not free \
                     and not self._acting(table, seat) and slot.shown[0] == shown.material:
                 # a player who is not to act needs no paid edit for words alone: his cards and
@@ -193,7 +213,7 @@ class ShowFlow(ServiceCore):
                            user_id=old.user_id, once=True, edit_only=True, order=RETIRED, after=successor,
                            # it shows a picture (the edit removes it), and may be edited through a click
                            attachment_key=RETIRED_PICTURE, interaction=old.interaction,
-                           interaction_at=old.interaction_at))
+                           interaction_at=old.interaction_at, ephemeral=old.ephemeral))
 
     async def _now_visible(self, table: Table, seat: int | None = None) -> None:
         """A person may now see his hand (it reached him, or the table message with **My hand**

@@ -19,10 +19,10 @@ CHINCHON_MOVES = ("Draw", "Close", "Discard")
 
 
 @contextlib.asynccontextmanager
-async def local_page(tmp_path, request, people=("you",)):
+async def local_page(tmp_path, request, people=("you",), ai_delay_seconds=0.0):
     # production pauses would make each AI move wait a second: the test plays them at once
     options = LocalOptions(people=people, database=str(tmp_path / "local.sqlite3"), open_browser=False,
-                           overrides={"ai_delay_seconds": 0, "table_edit_seconds": 0,
+                           overrides={"ai_delay_seconds": ai_delay_seconds, "table_edit_seconds": 0,
                                       "rest_calls_per_second": 1e6})
     async with LocalSession(load(), options, prepare=lambda bot: seed_deals(bot, request.node.nodeid)) as session:
         async with aiohttp.ClientSession() as http:
@@ -141,3 +141,29 @@ async def test_a_click_on_a_page_that_has_not_read_the_bots_newest_change_is_hon
         assert result["settlement"] == "settled"
         await page.refresh()
         assert "AI 1" in text(page.state["messages"][lobby["id"]])
+
+
+async def test_my_hand_follows_the_game_while_the_ai_seats_play(tmp_path, request):
+    # the hand My hand showed is his only one (no DM here): the outbox keeps it up to date,
+    # through his click, as it does a hand DM; he does not click My hand again after each AI move
+    async with local_page(tmp_path, request, ai_delay_seconds=0.5) as (session, http, page):
+        await page.command("phom new")
+        await page.click(page.last_with("Add AI"), "Add AI")
+        await page.click(page.last_with("Start"), "Start")
+        hand = await my_hand(page)
+        await play_a_move(page, PHOM_MOVES, hand)  # (if he opens; else the AI seat plays first)
+        assert "Draw" not in buttons(page.state["messages"][hand["id"]])
+        deadline = time.monotonic() + 15
+        while "Draw" not in buttons(page.state["messages"][hand["id"]]):
+            assert time.monotonic() < deadline, "the hand still shows the game before the AI's move"
+            await asyncio.sleep(0.1)
+            await page.refresh()
+        shown = page.state["messages"][hand["id"]]
+        assert "Your turn" in text(shown) and shown["attachments"]
+        await page.click(shown, "Draw")  # and it plays on from there
+        assert "Quick Select" in buttons(page.state["messages"][hand["id"]])  # (then Discard)
+        again = await my_hand(page)  # a second My hand: the first says where the hand went
+        assert again["id"] != hand["id"] and "Quick Select" in buttons(again)
+        await page.refresh()
+        first = page.state["messages"][hand["id"]]
+        assert "moved to a newer message" in text(first) and not buttons(first) and not first["attachments"]
