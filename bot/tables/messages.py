@@ -40,8 +40,9 @@ def option_value(option: Any, value: Any) -> str:
     return number(value) if isinstance(value, int) else str(value)
 
 
-def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord.Embed:
-    """The lobby; ``note`` replaces the status line (e.g. why the lobby closed)."""
+def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None, hands_by_dm: bool = True) -> discord.Embed:
+    """The lobby; ``note`` replaces the status line (e.g. why the lobby closed); ``hands_by_dm``
+    false: hands are not sent by DM (config), each is seen through the table's **My hand**."""
     game = ui.game
     embed = discord.Embed(title=_("{game} · table #{table}").format(game=game.title, table=table.id), colour=COLOUR)
     status = note or {"lobby": _("Waiting for players"), "cancelled": _("Cancelled"), "playing": _("Playing"),
@@ -61,7 +62,8 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord
         embed.description += "\n" + " · ".join(extra)
     lines = [f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))]
     embed.add_field(name=_("Players"), value="\n".join(lines) or "—", inline=False)
-    embed.set_footer(text=_("Join to play · the host starts the game · hands arrive by DM"))
+    embed.set_footer(text=_("Join to play · the host starts the game · hands arrive by DM") if hands_by_dm else
+                     _("Join to play · the host starts the game · see your hand with “My hand” on the table"))
     return embed
 
 

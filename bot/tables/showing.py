@@ -55,10 +55,10 @@ class ShowFlow(ServiceCore):
     def _lobby_draft(self, table: Table):
         async def build(slot: Slot) -> Draft:
             with i18n.language(table.language):
-                embed = messages.lobby_embed(table, self.ui_of(table), note=table.lobby_note)
+                note = messages.closed_note(table) if table.closed else table.lobby_note
+                embed = messages.lobby_embed(table, self.ui_of(table), note=note,
+                                             hands_by_dm=self.config.hands_by_dm)
                 # an admin closed the table: no control is left
-                if table.closed:
-                    embed = messages.lobby_embed(table, self.ui_of(table), note=messages.closed_note(table))
                 view = None if table.closed else messages.lobby_view(table, cancellable=self._cancellable(table))
             return Draft((embed.to_dict(), _components(view)), embed=embed, view=view)
         return build

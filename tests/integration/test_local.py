@@ -133,6 +133,8 @@ async def test_a_click_on_a_page_that_has_not_read_the_bots_newest_change_is_hon
     async with local_page(tmp_path, request) as (session, http, page):
         await page.command("chan new")
         lobby = page.last_with("Add AI")
+        footer = lobby["embeds"][0]["footer"]["text"]  # (no DM here: the lobby says where hands are)
+        assert "DM" not in footer and "My hand" in footer
         seen = page.state["publishedRevision"]
         await session.preview.refresh()  # the refresher publishes what the bot did meanwhile
         add_ai = next(c for c in controls(lobby, "Add AI") if c["type"] == 2)
