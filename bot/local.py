@@ -94,6 +94,7 @@ class LocalSession:
 
         if self.config.database != ":memory:" and "://" not in self.config.database:
             Path(self.config.database).parent.mkdir(parents=True, exist_ok=True)
+        await close_earlier_tables(self.config.database)
         # every card drawn before the simulated Discord starts (it gives a start 5 s to settle,
         # which a cold machine's drawing, off the event loop, could overrun)
         await asyncio.to_thread(warm_all_sprites)
@@ -182,6 +183,34 @@ class LocalSession:
 
     async def wait_closed(self) -> None:
         await self.preview.wait_closed()
+
+
+async def close_earlier_tables(database: str) -> list[int]:
+    """Close the tables an earlier run left in a lobby or a game: their messages were on that
+    run's simulated Discord, gone with it (a new one starts with every run), so nothing could
+    show them or take a click on them. A game in play is void, no chip moves for it, as when an
+    admin closes a table; chips and history of the games that ended stay. Before the bot
+    starts, so that it does not rebuild them."""
+    from .db import Database
+
+    db = await Database.open(database)
+    try:
+        rows = await db.fetchall("SELECT id, guild_id, game_no, status FROM tables"
+                                 " WHERE status IN ('lobby', 'playing') ORDER BY id")
+        for row in rows:
+            async with db.transaction():
+                if row["status"] == "playing":
+                    game = await db.current_game(row["id"], row["game_no"])
+                    if game is not None and game["status"] == "playing":
+                        await db.void_game(game["id"], row["guild_id"], closed_by=None)
+                await db.update_table(row["id"], status="cancelled", turn_deadline=None, pause_until=None)
+    finally:
+        await db.close()
+    if rows:
+        log.info("closed %d table%s an earlier run left open (%s): their messages were on that run's page; "
+                 "a game in play is void, no chips moved for it", len(rows), "" if len(rows) == 1 else "s",
+                 ", ".join(f"#{row['id']}" for row in rows))
+    return [row["id"] for row in rows]
 
 
 @contextlib.contextmanager

@@ -169,3 +169,23 @@ async def test_my_hand_follows_the_game_while_the_ai_seats_play(tmp_path, reques
         await page.refresh()
         first = page.state["messages"][hand["id"]]
         assert "moved to a newer message" in text(first) and not buttons(first) and not first["attachments"]
+
+
+async def test_tables_an_earlier_run_left_open_are_closed_at_the_start(tmp_path, request, caplog):
+    # their messages were on that run's page, gone with it: a new run starts with none, and a
+    # game left in play is void (no chip moves for it), as when an admin closes a table
+    async with local_page(tmp_path, request) as (session, http, page):
+        await page.command("phom new")
+        await page.click(page.last_with("Add AI"), "Add AI")
+        await page.click(page.last_with("Start"), "Start")
+        await page.command("chan new")  # and a lobby
+    caplog.set_level("INFO", logger="bot.local")
+    async with local_page(tmp_path, request) as (session, http, page):
+        assert session.bot.tables.tables == {}
+        db = session.bot.db
+        assert [row["status"] for row in await db.fetchall("SELECT status FROM tables ORDER BY id")] == \
+            ["cancelled", "cancelled"]
+        assert [row["status"] for row in await db.fetchall("SELECT status FROM games")] == ["aborted"]
+        assert "closed 2 tables an earlier run left open (#1, #2)" in caplog.text
+        await page.command("chan new")  # the channel is free for new tables
+        assert "table #3" in text(page.last_with("Join"))
