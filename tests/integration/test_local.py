@@ -100,6 +100,13 @@ async def test_a_phom_game_on_the_local_page_hot_seat(tmp_path, request):
         balance = await page.command("balance")
         assert balance["settlement"] == "settled"
         assert "chip" in text(page.messages()[-1]).lower()
+        await page.command("leaderboard")
+        board = text(page.messages()[-1])
+        assert "Leaderboard" in board and "you" in board and "friend" in board
+
+        await page.click(result, "Rematch")  # the same people again, on the same page
+        rematch = page.last_with("Start")
+        assert "table #1" in text(rematch) and "friend" in text(rematch)
 
 
 async def test_a_chinchon_match_on_the_local_page(tmp_path, request):
@@ -189,3 +196,13 @@ async def test_tables_an_earlier_run_left_open_are_closed_at_the_start(tmp_path,
         assert "closed 2 tables an earlier run left open (#1, #2)" in caplog.text
         await page.command("chan new")  # the channel is free for new tables
         assert "table #3" in text(page.last_with("Join"))
+
+
+async def test_rules_and_the_language_setting_on_the_local_page(tmp_path, request):
+    async with local_page(tmp_path, request) as (session, http, page):
+        await page.command("rules phom")
+        assert "Phỏm — rules" in text(page.messages()[-1])
+        for language, rules in (("vi", "Phỏm — luật chơi"), ("es", "Phỏm — reglas")):
+            await page.command("settings language", language=language)
+            await page.command("rules phom")
+            assert rules in text(page.messages()[-1])
