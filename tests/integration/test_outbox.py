@@ -290,3 +290,23 @@ async def test_a_result_is_retried_for_as_long_as_it_takes(simcord_env):
     env.backend.faults.clear()
     await env.advance_time(460)  # at most one more backoff (5 minutes, and its jitter)
     assert game_over(players) and results_by_game(thread, players.channel) == {1: 1}
+
+
+async def test_the_hand_my_hand_shows_a_player_no_dm_reaches_follows_the_game(simcord_env):
+    # his only hand: kept up to date through his click, as a hand DM is, while its token lasts
+    env = simcord_env
+    players = Players(env, 2)
+    lan, minh = players.members
+    lobby = await open_in_channel(env, players)
+    env.inject_error("POST", f"/channels/{lan.user.dm_channel.id}/messages", status=403, code=50007, times=None)
+    await lan.click(lobby, label="Start")
+    await env.advance_time(8)
+    board = next(m for m in players.channel.history() if m.embeds and "My hand" in buttons(m))
+    hand = (await lan.click(board, label="My hand")).response
+    await lan.click(hand, label="Quick Select")
+    await lan.click(hand, label="Discard")
+    assert "Draw" not in enabled(hand)
+    while table_of(env).state.to_act == (1,):  # minh draws (or eats), then discards: lan's turn again
+        await quick_move(minh.user, lambda: dm(minh))
+    assert table_of(env).state.to_act == (0,)
+    assert "Draw" in enabled(hand) and "Your turn" in hand.content, "his hand shows his turn"
