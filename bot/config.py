@@ -65,6 +65,12 @@ class Config:
     # This process's name in the leases, unique among the live processes on one database
     # (default: host name and process id).
     instance_name: str = ""
+    # Prometheus metrics and /healthz (bot.metrics) on this port; 0: off. Each process of a
+    # bot serves its own. Bound to metrics_host, this machine only unless told otherwise.
+    metrics_port: int = 0
+    metrics_host: str = "127.0.0.1"
+    # /healthz says unhealthy while a message of a table has been failing for longer than this.
+    health_retry_seconds: float = 600.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -113,6 +119,10 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
         if not config.shard_ids or len(set(config.shard_ids)) != len(config.shard_ids) or not all(
                 0 <= shard < config.shard_count for shard in config.shard_ids):
             raise ValueError(f"shard_ids must be distinct numbers from 0 to {config.shard_count - 1}")
+    if not 0 <= config.metrics_port <= 65535:
+        raise ValueError("metrics_port must be between 0 (off) and 65535")
+    if config.health_retry_seconds <= 0:
+        raise ValueError("health_retry_seconds must be positive")
     if not 1 <= config.lease_seconds <= 3600:
         raise ValueError("lease_seconds must be between 1 and 3600")
     if config.sync_commands not in {"auto", "always", "never"}:

@@ -96,6 +96,7 @@ class ServiceCore:
         self._scanning: asyncio.Task | None = None  # adopting the orphaned tables
         self._raw: Any = None  # the payloads of the clicks received (a routed click carries its own)
         self.unsettled: set[int] = set()  # games over whose settlement is still being retried here
+        self.metrics = getattr(bot, "metrics", None)  # bot.metrics.Metrics when the operator turned them on
 
 
     # ---- languages
@@ -235,7 +236,10 @@ class ServiceCore:
             yield
         except LeaseLost:
             # (the table itself, not the copy of it that shows an earlier game)
-            self._stop_driving(self.tables.get(table.id, table), "another process took its lease")
+            driven = self.tables.get(table.id, table)
+            if not (driven.dropped or driven.closed):
+                self.leases.lost += 1
+            self._stop_driving(driven, "another process took its lease")
             raise
 
     def _close_table(self, table: Table) -> None:
