@@ -49,6 +49,8 @@ INTERACTION_CALLS = ("create_interaction_response", "get_original_interaction_re
                      "edit_original_interaction_response", "delete_original_interaction_response",
                      "execute_webhook", "get_webhook_message", "edit_webhook_message", "delete_webhook_message")
 GLOBAL, INTERACTION = "global", "interaction"
+#: Kinds of click: the controls' kinds (bot.tables.controls), and one that does not parse.
+CLICK_KINDS = ("lobby", "play", "table", "admin", "invalid")
 
 
 def call_class(method: str, path: str) -> str:
@@ -95,9 +97,17 @@ class Metrics:
         for kind in (GLOBAL, INTERACTION):
             self.discord_calls.labels(kind)
             self.rate_limited.labels(kind)
+        for kind in CLICK_KINDS:
+            self.click_seconds.labels(kind)
         self._runner: web.AppRunner | None = None
 
     # ------------------------------------------------------------------- what is counted
+    def games(self, names: Any) -> None:
+        """Every series of these games' clicks exists from the start (at 0: a rate needs two samples)."""
+        for game in names:
+            for kind in CLICK_KINDS:
+                self.clicks.labels(game, kind)
+
     def clicked(self, game: str, kind: str, seconds: float) -> None:
         self.clicks.labels(game, kind).inc()
         self.click_seconds.labels(kind).observe(seconds)
@@ -118,6 +128,7 @@ class Metrics:
     async def start(self, bot: "ChieuBot") -> None:
         """Count the bot's calls from now on and serve /metrics and /healthz."""
         self.bot = bot
+        self.games(bot.tables.uis)
         _count_global_calls(bot, self.discord_calls.labels(GLOBAL))
         _count_interaction_calls()
         bot.db.backend = TimedBackend(bot.db.backend, self.database_seconds)
@@ -183,11 +194,11 @@ def outbox_state(bot: "ChieuBot") -> dict[str, float]:
     those being retried, how long the oldest has waited and the oldest has been failing."""
     pending = retrying = 0
     waited = failing = 0.0
-    now = asyncio.get_running_loop().time()  # (the presenters' clock)
     for table in list(bot.tables.tables.values()):
         presenter = table.presenter
         if presenter is None:
             continue
+        now = presenter.now()
         for slot in list(presenter.slots.values()):
             if slot.done or not slot.dirty:
                 continue
