@@ -3,6 +3,7 @@
     python -m benchmarks.load [--tables 100] [--humans 1|4] [--game phom|chan|tusac|chinchon|concan|all]
                               [--ai-delay SECONDS] [--think 5] [--seconds 60] [--seed 1]
                               [--database URL|postgres] [--processes K] [--profile FILE] [--text-only]
+                              [--metrics]
 
 N tables share one bot in one SimCord environment, each with 1 person and 3 AI seats
 (``--humans 1``, the default) or 4 people (``--humans 4``), all of one game or, with
@@ -34,6 +35,9 @@ not the bot, could not keep up), the longest event-loop stall (gap of a 1 ms hea
 pauses, process CPU, the routes, games settled; and, after the clicks stop and the bot has
 drained, tables stuck (game over but not finished) and games over but unsettled — both must be 0.
 ``--text-only`` runs the tables without their picture: the difference is what the pictures cost.
+``--metrics`` turns the bot's metrics on (``metrics_port``) and scrapes ``/metrics`` and
+``/healthz`` every 15 s, as Prometheus and a healthcheck would: compared with a run without it,
+what the metrics cost per click.
 
 ``--processes K`` (PostgreSQL only) shares the tables among K processes of this script, as the
 shards of one bot share them: each runs its own bot in its own simulated Discord (their ids kept
@@ -75,7 +79,7 @@ from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_
 from bot.app import create_bot  # noqa: E402
 from bot.backends import is_postgres  # noqa: E402
 from bot.config import load  # noqa: E402
-from tests.simhelpers import Players, buttons, dm, emit_component, play_channel  # noqa: E402
+from tests.simhelpers import Players, buttons, dm, emit_component, play_channel, warm_every_deck  # noqa: E402
 
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
 # Buttons that prepare a move or change the view, never a move themselves.
@@ -365,6 +369,8 @@ async def main(args) -> None:
     rng = random.Random(args.seed)
     games = GAMES if args.game == "all" else (args.game,)
     overrides = {} if args.ai_delay is None else {"ai_delay_seconds": args.ai_delay}
+    if args.metrics:
+        overrides["metrics_port"] = free_port()
     async with contextlib.AsyncExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         database = await stack.enter_async_context(database_for(args.database, Path(tmp)))
@@ -379,6 +385,7 @@ async def main(args) -> None:
         # The AI pauses fire by SimCord's wall-clock fallback; under load its settling may
         # take longer than the default 5 s before it moves the virtual clock.
         env = Env(bot, settle_timeout=60)
+        warm_every_deck()  # (the bot's own warm-up must not overrun SimCord's attach on a busy machine)
         keep_ids_apart(env, args.child)
         await env.start()
         adopt_only_tables_of_this_world(bot)
@@ -421,6 +428,8 @@ async def main(args) -> None:
             gc.callbacks.append(gc_pauses.callback)
             beat, stop = Heartbeat(env.backend), asyncio.Event()
             ticking = asyncio.create_task(beat.run(stop))
+            scraping = asyncio.create_task(scrape_every(config.metrics_port, SCRAPE_SECONDS, stop)) \
+                if args.metrics else None
             errors_before = len(env.errors)
             rest.counting = True
             profiler = cProfile.Profile() if args.profile else None
@@ -437,6 +446,7 @@ async def main(args) -> None:
             rest.counting = False
             stop.set()
             await ticking
+            scrapes = await scraping if scraping is not None else 0
             gc.callbacks.remove(gc_pauses.callback)
 
             drain_seconds, playing_on = await drain(bot, rest, limit=10 + 4 * config.ai_delay_seconds)
@@ -452,7 +462,7 @@ async def main(args) -> None:
                 calls=rest.calls, kinds=rest.kinds, uploads=rest.uploads, private_answers=rest.private_answers,
                 refusals=rest.refusals, ai_pauses=list(sleeps.ai_pauses), overslept=list(sleeps.overslept), gaps=list(beat.gaps),
                 gc_pauses=gc_pauses.pauses, settled=await settled_count(bot) - settled_before,
-                stuck=stuck, unsettled=unsettled, drain_seconds=drain_seconds, playing_on=playing_on,
+                stuck=stuck, unsettled=unsettled, drain_seconds=drain_seconds, playing_on=playing_on, scrapes=scrapes,
                 errors=[describe(error) for error in env.errors[errors_before:]])
             if args.raw_out:
                 Path(args.raw_out).write_text(figures.to_json())
@@ -463,6 +473,36 @@ async def main(args) -> None:
             rest.uninstall()
             await env.shutdown()
             await bot.release()
+
+
+#: How often ``--metrics`` scrapes, as a Prometheus would (its default interval is 15 s).
+SCRAPE_SECONDS = 15.0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def scrape_every(port: int, seconds: float, stop: asyncio.Event) -> int:
+    """Scrape the bot's /metrics and /healthz every ``seconds`` until ``stop``; how many times."""
+    import aiohttp
+
+    scrapes = 0
+    # a connection closed after each scrape: one kept alive is work of the bot's that SimCord
+    # waits for before it moves its clock (the AI's pauses would overrun)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as session:
+        while not stop.is_set():
+            for path in ("/metrics", "/healthz"):
+                async with session.get(f"http://127.0.0.1:{port}{path}") as response:
+                    await response.read()
+            scrapes += 1
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), seconds)
+    return scrapes
 
 
 def describe(error: BaseException) -> str:
@@ -537,6 +577,8 @@ async def start_child(args, database: str, child: int, tables: int, output: Path
         options += ["--profile", f"{args.profile}.{child}"]
     if args.text_only:
         options.append("--text-only")
+    if args.metrics:
+        options.append("--metrics")
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "benchmarks.load", *map(str, options), cwd=ROOT,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
@@ -605,7 +647,8 @@ def report(args, figures: Figures) -> None:
     game = "five games" if args.game == "all" else args.game
     seats = "1 person + 3 AI" if args.humans == 1 else f"{args.humans} people" + \
         (f" + {4 - args.humans} AI" if args.humans < 4 else "")
-    print(f"\n{tables_heading(figures.tables)} ({seats}, {game}{', text only' if args.text_only else ''}), "
+    print(f"\n{tables_heading(figures.tables)} ({seats}, {game}{', text only' if args.text_only else ''}"
+          f"{', metrics on' if args.metrics else ''}), "
           f"AI delay {figures.ai_delay:g} s, think {args.think:g} s, {wall:.0f} s measured "
           f"({table_minutes:.1f} table-minutes), {figures.database}")
     print(f"human clicks: {sum(clicks.values())} ({sum(clicks.values()) / wall:.1f}/s): {moves} moves, "
@@ -655,7 +698,8 @@ def report(args, figures: Figures) -> None:
         if pauses:
             print(f"gc gen {generation}: {len(pauses)} collections, max {max(pauses) * 1000:.1f} ms, "
                   f"total {sum(pauses) * 1000:.0f} ms")
-    print(f"{cpu_spent(figures)}, {sum(figures.cpu) / max(sum(clicks.values()), 1) * 1000:.1f} ms per click")
+    print(f"{cpu_spent(figures)}, {sum(figures.cpu) / max(sum(clicks.values()), 1) * 1000:.1f} ms per click"
+          + (f"; metrics on, scraped {figures.scrapes} times" if args.metrics else "; metrics off"))
     print("routes: calls per human move · per table-minute · KB per human move  (G: globally limited, "
           "I: interaction)")
     for name, count in figures.calls.most_common(12):
@@ -708,6 +752,8 @@ def parse_arguments(argv=None):
                         "one file per process: FILE.0, FILE.1…)")
     parser.add_argument("--text-only", action="store_true",
                         help="tables without their picture (what the table picture costs, by difference)")
+    parser.add_argument("--metrics", action="store_true",
+                        help="the bot's metrics on, /metrics and /healthz scraped every 15 s (their cost, by difference)")
     # what --processes gives each of its processes
     parser.add_argument("--child", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--raw-out", help=argparse.SUPPRESS)

@@ -41,6 +41,7 @@ class Figures:
     drain_seconds: float
     playing_on: int  # tables where only AI seats still played after the drain
     errors: list[str]  # "Type: first line" of each error SimCord recorded
+    scrapes: int = 0  # of /metrics and /healthz, with --metrics
 
     def to_json(self) -> str:
         # not dataclasses.asdict: it would rebuild each Counter from its items, counting them
@@ -110,6 +111,7 @@ def merge(parts: list[Figures]) -> Figures:
         drain_seconds=max(part.drain_seconds for part in parts),
         playing_on=sum(part.playing_on for part in parts),
         errors=_joined(part.errors for part in parts),
+        scrapes=sum(part.scrapes for part in parts),
     )
 
 

@@ -115,6 +115,22 @@ async def until(what: str, check, timeout: float) -> float:
     return time.monotonic() - started
 
 
+def warm_every_deck() -> None:
+    """Every game's sprites drawn once in this process (they are cached), before a bot starts:
+    its own warm-up then takes milliseconds, not the seconds a loaded machine needs, which
+    would overrun SimCord's 5 s settle when it attaches the bot."""
+    import importlib
+
+    from bot.app import EXTENSIONS
+    from bot.tables.commands import GameCog
+    from rendering import warm_sprites
+
+    cogs = [value for extension in EXTENSIONS for value in vars(importlib.import_module(extension)).values()
+            if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog]
+    for deck in sorted({deck for cog in cogs for deck in cog.ui_class().decks_used()}):
+        warm_sprites(deck)
+
+
 def seed_deals(bot, name: str) -> None:
     """Deal ``bot``'s games and draw its seatings from randoms seeded by ``name`` (once its
     setup has made the table service), so that a test plays the same games on every run."""
