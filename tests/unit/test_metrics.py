@@ -17,6 +17,7 @@ from bot import metrics
 from bot.config import load
 from bot.metrics import GLOBAL, INTERACTION, Metrics, TimedBackend, _State, call_class
 from bot.tables.budget import Budget
+from bot.tables.leases import Leases
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,3 +123,14 @@ def test_the_dashboard_names_only_metrics_the_bot_exports():
     titles = " ".join(panel["title"].lower() for panel in dashboard["panels"])
     for subject in ("tables", "latency", "budget", "outbox", "leases"):
         assert subject in titles
+
+
+async def test_leases_not_renewed_in_time_are_counted_lost():
+    class Db:
+        async def renew_leases(self, holder, held, seconds):
+            return {1}, set()  # table 2's lease is gone
+
+    leases = Leases(Db(), enabled=True, holder="a", seconds=10)
+    leases.epochs = {1: 5, 2: 5}
+    assert await leases.renew() == {2}
+    assert leases.lost == 1 and leases.epochs == {1: 5}
