@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, AsyncIterator
 
 import aiohttp
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, ProcessCollector,
+                               generate_latest)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ class Metrics:
             self.rate_limited.labels(kind)
         for kind in CLICK_KINDS:
             self.click_seconds.labels(kind)
+        ProcessCollector(registry=self.registry)  # the process's CPU, memory, open files (process_*)
         self._runner: web.AppRunner | None = None
 
     # ------------------------------------------------------------------- what is counted

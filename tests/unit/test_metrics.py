@@ -118,7 +118,7 @@ def test_the_dashboard_names_only_metrics_the_bot_exports():
     names = exported(stub_bot())
     queries = [target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", ())]
     assert len(queries) >= 10
-    named = {name for query in queries for name in re.findall(r"\bchieu_[a-z_]+", query)}
+    named = {name for query in queries for name in re.findall(r"\b(?:chieu|process)_[a-z_]+", query)}
     assert named and named <= names, named - names
     titles = " ".join(panel["title"].lower() for panel in dashboard["panels"])
     for subject in ("tables", "latency", "budget", "outbox", "leases"):
