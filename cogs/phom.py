@@ -65,7 +65,8 @@ class PhomUI(GameUI):
         if not view.get("send") or seat is None or not view["last_round"] or not (
                 showing or view["shown"][seat]):
             return []
-        return [card for card, _target in send_plan(kept, send_targets(view, seat))]
+        sent = {card for card, _target in send_plan(kept, send_targets(view, seat))}
+        return [card for card in kept if card in sent]  # in the hand's order
 
     def card_label(self, card: str) -> str:
         return card_label(card)
