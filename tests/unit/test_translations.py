@@ -108,7 +108,7 @@ def test_sibling_names_stay_distinct_in_every_language():
         cat = catalog(LOCALE / lang / "LC_MESSAGES" / "chieu.po")
         options = {m.id: m.string for m in messages_of(cat) if m.context == "option name"}
         groups = [("stake", "seats", "turn_seconds", "language", "ga_stake", "chiu", "worst_card_penalty", "deck",
-                   "close_limit", "lay_off", "target", "rounds", "open_min"), ("user", "game", "period", "by")]
+                   "close_limit", "lay_off", "target", "rounds", "open_min", "send"), ("user", "game", "period", "by")]
         for group in groups:
             names = [options[o] for o in group if o in options]
             assert len(names) == len(set(names)), (lang, names)
