@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.games import phom, phom_ai
 from bot.games.base import IllegalAction
+from bot.games.french import sort_key
 from bot.games.phom_melds import points_after_sends, send_plan, send_targets
 from bot.i18n import C_, N_, _, ngettext, pgettext
 from bot.tables.adapter import (ButtonSpec, GameUI, HandImage, ResultRow, Selection, SelectOption, SelectSpec,
@@ -135,7 +136,7 @@ class PhomUI(GameUI):
         sent = [card for melds in view.get("sent", ()) for cards_sent in melds for card, by in cards_sent
                 if by == view["seat"]]
         if sent:
-            parts.append(_("sent: {cards}").format(cards=" ".join(card_label(c) for c in sent)))
+            parts.append(_("sent: {cards}").format(cards=" ".join(card_label(c) for c in sorted(sent, key=sort_key))))
         return HandImage(groups=groups, marked=[i for i, c in enumerate(flat) if c in eaten],
                          selected=[i for i, c in enumerate(flat) if c in selection], caption=" · ".join(parts),
                          # whose turn it is lives in the text: the image changes only with the hand
@@ -420,10 +421,11 @@ class PhomUI(GameUI):
             sent = [card for melds in view.get("sent") or [] for onto in melds for card, by in onto if by == seat]
             points = hand["points"]
             parts = ["móm"] if hand["mom"] else []
-            if sent:
-                parts.append(_("sent: {cards}").format(cards=self.cards_text(sent)))
+
             parts += [ngettext("{n} point", "{n} points", points).format(n=points),
                       chips(settlement.chips[seat], signed=True)]
+            if sent:
+                parts.append(_("sent: {cards}").format(cards=self.cards_text(sorted(sent, key=sort_key))))
             flat = [card for group in groups for card in group]
             rows.append((self.result_label(view, names, result), groups, " · ".join(parts),
                          [i for i, card in enumerate(flat) if card in received]))
