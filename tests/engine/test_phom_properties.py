@@ -15,6 +15,7 @@ from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK, sort_cards
 from bot.games.french import sort_key as french_key
 from bot.games.phom import GAME, PHRASES, arrange, best_points, find_phom, is_phom, is_u
+from bot.games import simple_ai
 from bot.games.phom_ai import choose, quick_select
 from bot.games.phom_melds import card_points
 
@@ -191,14 +192,19 @@ def test_ai_games(players, seed, send):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), send=st.booleans())
-def test_ai_against_random_players(seed, send):
+@given(seed=st.integers(0, 2**32 - 1), send=st.booleans(), ai=st.sampled_from([choose, simple_ai.phom]))
+def test_ai_against_random_players(seed, send, ai):
     rng = random.Random(seed)
     state = GAME.new(4, seed=seed, options={"send": send})
     while not state.is_over:
         seat = state.current
         legal = state.legal_actions(seat)
-        state.apply(seat, choose(state.view(seat)) if seat % 2 == 0 else rng.choice(legal))
+        if seat % 2 == 0:
+            action = ai(state.view(seat))
+            assert action in legal
+        else:
+            action = rng.choice(legal)
+        state.apply(seat, action)
     state.outcome().check_balanced()
     state.outcome().check_phrases(PHRASES)
 
