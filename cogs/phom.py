@@ -133,10 +133,10 @@ class PhomUI(GameUI):
             sendable = self._sendable(view, view["hand"], False) if self._sends(view) else []
             if sendable:
                 parts.append(_("can be sent: {cards}").format(cards=" ".join(card_label(c) for c in sendable)))
-        sent = [card for melds in view.get("sent", ()) for cards_sent in melds for card, by in cards_sent
-                if by == view["seat"]]
+        sent = sorted((card for melds in view.get("sent", ()) for onto in melds for card, by in onto
+                       if by == view["seat"]), key=sort_key)
         if sent:
-            parts.append(_("sent: {cards}").format(cards=" ".join(card_label(c) for c in sorted(sent, key=sort_key))))
+            parts.append(_("sent: {cards}").format(cards=" ".join(card_label(c) for c in sent)))
         return HandImage(groups=groups, marked=[i for i, c in enumerate(flat) if c in eaten],
                          selected=[i for i, c in enumerate(flat) if c in selection], caption=" · ".join(parts),
                          # whose turn it is lives in the text: the image changes only with the hand
@@ -222,7 +222,8 @@ class PhomUI(GameUI):
             card = selection[0]
             targets = self._send_targets(view, card)
             if not targets:
-                raise IllegalAction(_("{card} fits on none of the other players' phỏm.").format(card=card_label(card)))
+                raise IllegalAction(_("{card} fits on none of the other players' phỏm.").format(
+                    card=card_label(card)))
             picked = getattr(selection, "picks", {}).get("onto")
             if len(targets) > 1 and picked not in targets:
                 raise IllegalAction(_("Choose the phỏm to send {card} onto, in the select under the buttons.")
@@ -421,7 +422,6 @@ class PhomUI(GameUI):
             sent = [card for melds in view.get("sent") or [] for onto in melds for card, by in onto if by == seat]
             points = hand["points"]
             parts = ["móm"] if hand["mom"] else []
-
             parts += [ngettext("{n} point", "{n} points", points).format(n=points),
                       chips(settlement.chips[seat], signed=True)]
             if sent:

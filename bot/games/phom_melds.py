@@ -425,5 +425,5 @@ def points_after_sends(cards: Iterable[str], targets: dict[str, list[str]]) -> i
 
 __all__ = ["CARD_CODE", "CARD_ID", "Arrangement", "Points", "all_phom", "arrange", "arrangement_from", "best_points",
            "canon_meld", "card_points", "culprit", "eat_partners", "feasible", "find_phom", "hand_arrangement",
-           "hand_is_u", "has_phom", "is_phom", "is_phom_codes", "is_u", "locked_cards", "meld_key", "points_after_sends",
-           "send_plan", "send_targets", "show_options", "show_string", "solve"]
+           "hand_is_u", "has_phom", "is_phom", "is_phom_codes", "is_u", "locked_cards", "meld_key",
+           "points_after_sends", "send_plan", "send_targets", "show_options", "show_string", "solve"]

@@ -65,7 +65,8 @@ def test_a_card_that_fits_two_phom_waits_for_the_pick():
     with i18n.language("en"):
         [onto] = UI.extra_selects(view, Selection(["9C"]))
         assert onto.key == "onto" and onto.below
-        assert [(o.value, o.label) for o in onto.options] == [("1:1", "onto 10♣ J♣ Q♣"), ("1:2", "onto 9♥ 9♦ 9♠")]
+        assert [(o.value, o.label) for o in onto.options] == [("1:1", "onto 10♣ J♣ Q♣"),
+                                                              ("1:2", "onto 9♥ 9♦ 9♠")]
         assert not buttons(view, Selection(["9C"]))["send"]
         assert buttons(view, Selection(["9C"], {"onto": "1:2"}))["send"]
         assert UI.action_for("send", view, Selection(["9C"], {"onto": "1:2"})) == "send 9C 1:2"
