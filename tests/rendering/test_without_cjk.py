@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot import i18n
 from bot.tables.model import Seat, Table
 from rendering import fonts
 
@@ -42,3 +43,7 @@ def test_the_pictures_names_keep_what_the_fonts_draw():
     table = Table(id=1, guild_id=1, channel_id=1, game="phom", options={}, host_id=1, status="playing",
                   seats=[Seat(1, "Lan \ue000"), Seat(2, "\ue000\ue001"), Seat(3, "李小龍 🐉")])
     assert table.picture_names() == ["Lan", "Seat 2", "李小龍 🐉" if fonts.has_cjk() else "🐉"]
+    with i18n.language("vi"):
+        assert table.picture_names()[1] == "Ghế 2"
+    with i18n.language("es"):
+        assert table.picture_names()[1] == "Asiento 2"
