@@ -47,3 +47,15 @@ def test_the_pictures_names_keep_what_the_fonts_draw():
         assert table.picture_names()[1] == "Ghế 2"
     with i18n.language("es"):
         assert table.picture_names()[1] == "Asiento 2"
+
+
+def test_the_table_picture_gets_the_pictures_names():
+    """Concan's table picture showed an empty name where no font draws a seat's name."""
+    from bot.tables import messages
+    from cogs.concan import ConcanUI
+
+    ui = ConcanUI()
+    table = Table(id=1, guild_id=1, channel_id=1, game="concan", options={}, host_id=1, status="playing",
+                  seats=[Seat(1, "\ue000"), Seat(2, "Lan")])
+    table.state = ui.game.new(2, seed=1, options=ui.engine_options(ui.table_options({}, stake=1)))
+    assert [seat.name for seat in messages.table_picture(table, ui).seats] == ["Seat 1", "Lan"]
