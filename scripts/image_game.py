@@ -1,13 +1,15 @@
 """Run by scripts/check-image inside the built image (``python3 - < scripts/image_game.py``):
 every cog imports, and a seeded AI game of each game plays to its end on a SQLite database as
 the bot stores it (each move a row), is rebuilt from the database as a restart rebuilds it,
-settles once, zero-sum, and draws its pictures (a Chinese name among the players). Exits
-non-zero on the first thing that fails."""
+settles once, zero-sum, and draws its pictures (a Chinese name among the players); then
+``chieu backup`` copies the open database. Exits non-zero on the first thing that fails."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib
+import sqlite3
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -103,9 +105,16 @@ async def main() -> int:
                 print(await play(db, ui, number))
             (settled,) = await db.fetchone("SELECT COUNT(*) FROM settlements")
             assert settled == len(uis), settled
+            print(f"{len(uis)} games played to their end on SQLite, each settled once")
+            # chieu backup, while the database is open
+            copy = Path(folder) / "backup.sqlite3"
+            backup = subprocess.run(["chieu", "backup", str(copy), "--database", str(Path(folder) / "chieu.sqlite3")],
+                                    capture_output=True, text=True, check=True)
+            print(backup.stdout.strip().replace(folder, "/tmp/..."))
+            with sqlite3.connect(copy) as restored:
+                assert restored.execute("SELECT COUNT(*) FROM settlements").fetchone() == (settled,)
         finally:
             await db.close()
-    print(f"{len(uis)} games played to their end on SQLite, each settled once")
     return 0
 
 
