@@ -50,10 +50,12 @@ def backup_sqlite(source: str, target: str) -> dict[str, int]:
     if os.path.exists(target) and os.path.samefile(source, target):
         raise BackupError("the backup must go to another file than the database itself")
     final = Path(target)
+    if not final.parent.is_dir():
+        raise BackupError(f"no folder {final.parent} for the backup")
     partial = final.with_name(f".{final.name}.partial")
     partial.unlink(missing_ok=True)
-    # read-only: the backup can never change the live database
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+    # read-only: the backup can never change the live database (as_uri escapes "?" and "#")
+    src = sqlite3.connect(f"{Path(source).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     try:
         dst = sqlite3.connect(partial)
         try:

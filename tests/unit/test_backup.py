@@ -54,6 +54,12 @@ def test_the_command(tmp_path, capsys):
     assert "another file than the database" in capsys.readouterr().err
     assert cli.main(["backup", str(target), "--database", str(tmp_path / "missing.sqlite3")]) == 1
     assert "no SQLite file" in capsys.readouterr().err
+    assert cli.main(["backup", str(tmp_path / "nowhere" / "copy.sqlite3"), "--database", str(source)]) == 1
+    assert "no folder" in capsys.readouterr().err
+
+    odd = tmp_path / "a #1?.sqlite3"  # characters a URI would read otherwise
+    odd.write_bytes(source.read_bytes())
+    assert cli.main(["backup", str(tmp_path / "odd-copy.sqlite3"), "--database", str(odd)]) == 0
 
 
 def test_postgresql_is_pointed_to_pg_dump_without_showing_the_password(tmp_path, capsys):
