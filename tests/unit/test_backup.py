@@ -59,7 +59,11 @@ def test_the_command(tmp_path, capsys):
 
     odd = tmp_path / "a #1?.sqlite3"  # characters a URI would read otherwise
     odd.write_bytes(source.read_bytes())
+    before = set(tmp_path.iterdir())
     assert cli.main(["backup", str(tmp_path / "odd-copy.sqlite3"), "--database", str(odd)]) == 0
+    assert set(tmp_path.iterdir()) - before == {tmp_path / "odd-copy.sqlite3"}, "no other file made"
+    with sqlite3.connect(tmp_path / "odd-copy.sqlite3") as copy:
+        assert copy.execute("SELECT value FROM meta WHERE key = 'commands_digest'").fetchone() == ("abc",)
 
 
 def test_postgresql_is_pointed_to_pg_dump_without_showing_the_password(tmp_path, capsys):
