@@ -146,7 +146,8 @@ _EMOJI_STEMS = ("NotoEmoji",)
 
 
 def _font_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc") and "Italic" not in p.name)
+    return sorted(p for p in root.rglob("*")
+                  if p.suffix.lower() in (".ttf", ".otf", ".ttc") and "Italic" not in p.name)
 
 
 def _cjk_files() -> list[Path]:
