@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field, replace
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -501,10 +501,10 @@ def shadowed_sprite(code: str, deck: Deck) -> tuple[Image.Image, int, int]:
     return image, -left, -top
 
 
-def picture_names(names: list[str]) -> list[str]:
-    """The seats' names as a picture shows them: :func:`printable`, "Seat 3" for a name with
-    nothing printable."""
-    return [printable(name) or f"Seat {seat + 1}" for seat, name in enumerate(names)]
+def picture_names(names: list[str], seat_name: Callable[[int], str] = "Seat {}".format) -> list[str]:
+    """The seats' names as a picture shows them: :func:`printable`, ``seat_name(3)`` ("Seat 3";
+    the bot passes it in the table's language) for a name with nothing printable."""
+    return [printable(name) or seat_name(seat + 1) for seat, name in enumerate(names)]
 
 
 def _wrapped(text: str, size: int, width: int) -> list[str]:

@@ -32,7 +32,7 @@ def pictures_of_a_game(game: str, players: int, seed: int = 3):
     ui, table = UIS[game](), table_of(game, players)
     options = ui.engine_options(ui.table_options(OPTIONS.get(game, {}), stake=1))
     state = ui.game.new(players, seed=seed, options=options)
-    names, raw = table.names(), table.raw_names()
+    names = raw = table.picture_names()  # as the bot passes them
     views = []
     for move in range(20000):
         if state.is_over:
