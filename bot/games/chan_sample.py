@@ -164,6 +164,13 @@ def determinize(view: dict[str, Any], rng: random.Random) -> ChanState:
     return state
 
 
+def rebuild(view: dict[str, Any], hands: list[list[str]], stock: list[str]) -> ChanState:
+    """The state of ``view`` whose hidden cards are ``hands`` (every seat's; the viewer's as
+    in the view) and ``stock`` (the cards left to draw, in order)."""
+    seats, drawn, actions = _read(view["history"], view["num_players"])
+    return _build(view, seats, drawn, actions, hands, stock)
+
+
 def _build(view: dict[str, Any], seats: list[_Seat], drawn: list[str], actions: list[list[Any]],
            hands: list[list[str]], rest: list[str]) -> ChanState:
     n = view["num_players"]
@@ -201,4 +208,4 @@ def _build(view: dict[str, Any], seats: list[_Seat], drawn: list[str], actions: 
     return state
 
 
-__all__ = ["determinize"]
+__all__ = ["determinize", "rebuild"]

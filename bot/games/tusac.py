@@ -319,15 +319,18 @@ class TuSacState(GameOfOnePack):
                 return
         if card[1] != "K":
             for seat in order[1:]:
-                hand = self.private[seat]
-                if (hand[card] == 2 and trash_after(hand, (card, card)) <= trash_of(hand)
-                        and not pair_exempt(hand)):
+                if self._pair_claim(seat, card):
                     self._meld(seat, (card, card), "set")
                     self.current, self.phase = seat, "discard"
                     events.append(Event(seat, "claim", (card,) * 3, PAIR))
                     return
         self.current = order[0]
         self.phase = "drawn" if self.active_drawn else "take"
+
+    def _pair_claim(self, seat: int, card: str) -> bool:
+        """Must ``seat`` claim ``card`` (not a Tướng, not his own) with the pair he holds?"""
+        hand = self.private[seat]
+        return hand[card] == 2 and trash_after(hand, (card, card)) <= trash_of(hand) and not pair_exempt(hand)
 
     def _winning_meld(self, seat: int, card: str) -> tuple[str, ...] | None:
         """The meld of ``card`` (the active card) leaving ``seat`` without trash that pays most,

@@ -1,0 +1,177 @@
+"""Tứ Sắc worlds for the strong AI (issue #28): ``determinize(view, rng) -> TuSacState``.
+
+A full engine state consistent with one seat's view, read from the view alone: the seat's
+hand and everything public exactly as the view shows it; the cards it cannot see (the other
+private blocks and the stock) dealt at random, uniformly among the deals that keep what the
+view reveals and what the rules would have made public:
+
+- each hand's size and number of Khaps (``khap_counts``);
+- no hand holds four of a code (they were laid down as a Quan at the deal);
+- no hand holds a Khap of a code shown in a discard pile or on offer (that copy would have
+  been claimed into a Khui when it was turned up or thrown);
+- nobody would already have had to claim the card on offer (a win, a Khui, a pair).
+
+The deal is drawn whole and drawn again until it keeps all of these (so it stays uniform over
+the deals that do); after ``TRIES`` draws, hands are drawn one at a time, each until it keeps
+its own conditions, which always ends (a Khap count is met by placing the Khaps first).
+
+Not conditioned on: claims that did not happen on earlier cards (their order is not in the
+view), and what the players' choices may suggest. The sampled state's ``deck`` and ``actions``
+are not the game's (the view has no history): its ``record()`` does not replay this game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from .tusac import TuSacState
+from .tusac_score import Meld
+from .tusac_sets import FULL_PACK, sort_cards
+
+#: deals drawn (uniformly, then with the Khaps placed first) before one is kept
+TRIES = 200
+#: uniform deals drawn before the Khaps are placed first
+UNIFORM_TRIES = 40
+
+
+def _public(view: dict[str, Any]) -> Counter:
+    """Every card the table shows: the melds laid, the discard piles, the card on offer."""
+    shown = Counter(c for melds in view["public"] for meld in melds for c in meld["cards"])
+    shown.update(c for pile in view["discards"] for c in pile)
+    if view["active"] is not None:
+        shown[view["active"]] += 1
+    return shown
+
+
+def _hand_ok(hand: Counter, khaps: int, turned: set[str]) -> bool:
+    """A private block the view allows: ``khaps`` Khaps, none of a ``turned`` code, no four."""
+    found = 0
+    for code, k in hand.items():
+        if k >= 3:
+            if k == 4 or code in turned:
+                return False
+            found += 1
+    return found == khaps
+
+
+def _nobody_claims(state: TuSacState, me: int) -> bool:
+    """No seat but ``me`` would already have had to claim the card on offer."""
+    card = state.active
+    if card is None or state.phase not in ("take", "drawn"):
+        return True
+    order = state._claim_order()
+    for seat in order:
+        if seat == me:
+            continue
+        if state._winning_meld(seat, card) is not None or state.private[seat][card] >= 3:
+            return False
+        if card[1] != "K" and seat != order[0] and state._pair_claim(seat, card):
+            return False
+    return True
+
+
+def determinize(view: dict[str, Any], rng: random.Random) -> TuSacState:
+    """A Tứ Sắc state consistent with ``view`` (``state.view(seat)`` of a game in progress),
+    its hidden cards dealt with ``rng``."""
+    if view["phase"] == "over":
+        raise ValueError("the game is over: there is nothing left to sample")
+    me, n = view["seat"], view["num_players"]
+    others = [s for s in range(n) if s != me]
+    pool = sorted((Counter(FULL_PACK) - Counter(view["hand"]) - _public(view)).elements())
+    turned = {c for pile in view["discards"] for c in pile}
+    if view["active"] is not None:
+        turned.add(view["active"])
+    sizes, khaps = view["hand_sizes"], view["khap_counts"]
+    for _try in range(UNIFORM_TRIES):
+        rng.shuffle(pool)
+        hands: dict[int, Counter] = {}
+        k = 0
+        for s in others:
+            hand = Counter(pool[k:k + sizes[s]])
+            k += sizes[s]
+            if not _hand_ok(hand, khaps[s], turned):
+                break
+            hands[s] = hand
+        else:
+            state = _build(view, hands, pool[k:])
+            if _nobody_claims(state, me):
+                return state
+    return _khaps_first(pool, others, sizes, khaps, turned, rng, me, view)
+
+
+def _khaps_first(pool: list[str], others: list[int], sizes: list[int], khaps: list[int], turned: set[str],
+                 rng: random.Random, me: int, view: dict[str, Any]) -> TuSacState:
+    """A deal that keeps the Khap counts by construction: each hand's Khaps are chosen first
+    (distinct codes of which three copies are hidden and none was turned up), the rest of
+    the cards dealt after them and dealt again while a hand breaks its conditions."""
+    hidden = Counter(pool)
+    codes = [c for c in sorted(hidden) if hidden[c] >= 3 and c not in turned]
+    chosen = rng.sample(codes, min(len(codes), sum(khaps[s] for s in others)))
+    base: dict[int, Counter] = {}
+    for s in others:
+        base[s] = Counter({c: 3 for c in chosen[:khaps[s]]})
+        chosen = chosen[khaps[s]:]
+    left = list((hidden - sum(base.values(), Counter())).elements())
+    state = None
+    for _try in range(TRIES):
+        rng.shuffle(left)
+        hands: dict[int, Counter] = {}
+        k = 0
+        for s in others:
+            size = sizes[s] - sum(base[s].values())
+            hands[s] = base[s] + Counter(left[k:k + size])
+            k += size
+        ok = all(_hand_ok(hands[s], khaps[s], turned) for s in others)
+        if ok or state is None:
+            state = _build(view, hands, left[k:])
+        if ok and _nobody_claims(state, me):
+            break
+    return state
+
+
+def rebuild(view: dict[str, Any], hands: dict[int, Counter], stock: list[str]) -> TuSacState:
+    """The state of ``view`` whose hidden cards are ``hands`` (the other seats' private
+    blocks) and ``stock`` (the cards left to draw, in order)."""
+    return _build(view, hands, stock)
+
+
+def _build(view: dict[str, Any], hands: dict[int, Counter], rest: list[str]) -> TuSacState:
+    n, me = view["num_players"], view["seat"]
+    state = TuSacState.__new__(TuSacState)
+    state.num_players = n
+    state.penalty_on = bool(view["worst_card_penalty"])
+    state.options = {"worst_card_penalty": state.penalty_on}
+    state.private = [Counter(view["hand"]) if s == me else hands[s] for s in range(n)]
+    state.public = [[Meld(m["kind"], tuple(m["cards"])) for m in melds] for melds in view["public"]]
+    state.discards = [list(d) for d in view["discards"]]
+    state.stock = rest
+    state.stock_pos = 0
+    state.active = view["active"]
+    state.active_from = view["active_from"]
+    state.active_drawn = view["active_drawn"]
+    state.current = view["current"]
+    state.phase = view["phase"]
+    state.actions = []
+    state._outcome = None
+    state._end = None
+    # a pack holding every card where it lies (not the game's deal: the view has no history)
+    state.deck = ([c for s in range(n) for c in sort_cards(state.private[s].elements())]
+                  + [c for melds in view["public"] for m in melds for c in m["cards"]]
+                  + [c for pile in view["discards"] for c in pile]
+                  + ([state.active] if state.active is not None else []) + list(rest))
+    state.discard_worst = True
+    if state.active is not None and not state.active_drawn:
+        # the penalty rule asks whether the discard on offer was one of its thrower's worst
+        # cards when he threw it: his block then held it too, and it was not on the table
+        thrower = state.active_from
+        block = state.private[thrower]
+        state.private[thrower] = block + Counter({state.active: 1})
+        state.active = None
+        state.discard_worst = view["active"] in state.worst(thrower)
+        state.private[thrower], state.active = block, view["active"]
+    return state
+
+
+__all__ = ["determinize", "rebuild"]
