@@ -1,0 +1,218 @@
+"""The strong AI's worlds for Chắn and Tứ Sắc (issue #28): ``determinize(view, rng)`` deals the
+cards a seat cannot see and returns a whole engine state that the seat could be in.
+
+Along seeded games at every seat count (and both values of the option that changes what the
+table does by itself), for the seat to act: the sampled state shows that seat exactly its
+view (no key left out), holds the whole pack, allows the same moves, really samples (other
+rngs, other hidden hands) and plays on to the end. With the true hidden cards the state
+rebuilt from the view is the real one, attribute by attribute: what the engine remembers
+beyond the cards (Chắn's restrictions, Tứ Sắc's worst-card flag) is all in the view.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.games import REGISTRY, chan_sample, tusac_sample
+from bot.games.chan_ai import choose as chan_choose
+from bot.games.tusac_ai import choose as tusac_choose
+from tests.engine.test_chan_properties import assert_conserved as chan_conserved
+from tests.engine.test_tusac_properties import assert_conserved as tusac_conserved
+
+SAMPLERS = {"chan": chan_sample.determinize, "tusac": tusac_sample.determinize}
+CONSERVED = {"chan": chan_conserved, "tusac": tusac_conserved}
+NORMAL = {"chan": chan_choose, "tusac": tusac_choose}
+#: the option that changes what the table does by itself, both ways
+OPTIONS = {"chan": [{"chiu": "auto"}, {"chiu": "ask"}],
+           "tusac": [{"worst_card_penalty": True}, {"worst_card_penalty": False}]}
+
+
+def hidden_of(game: str, state, seat: int):
+    """The cards ``seat`` cannot see, as a comparable value: the other hands, the stock."""
+    if game == "chan":
+        hands = [tuple(h) for s, h in enumerate(state.hands) if s != seat]
+    else:
+        hands = [tuple(sorted(h.elements())) for s, h in enumerate(state.private) if s != seat]
+    return tuple(hands), tuple(state.stock[state.stock_pos:])
+
+
+def positions(game: str, seed: int, players: int, options: dict, every: int = 1):
+    """(state, seat to act) along a seeded game played by ``normal`` and random moves mixed."""
+    state = REGISTRY[game].new(players, seed=seed, options=options)
+    rng = random.Random(seed)
+    step = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        view = state.view(seat)
+        if step % every == 0:
+            yield state, seat
+        step += 1
+        state.apply(seat, NORMAL[game](view) if rng.random() < 0.5 else rng.choice(view["legal"]))
+
+
+def play_out(state, rng: random.Random) -> None:
+    for _ in range(3000):
+        if state.is_over:
+            break
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert state.is_over
+    state.outcome().check_balanced()
+
+
+def check_position(game: str, state, seat: int, rng: random.Random, *, play: bool) -> None:
+    view = state.view(seat)
+    kept = copy.deepcopy(view)
+    sampled = SAMPLERS[game](view, rng)
+    assert view == kept, "the view was changed"
+    assert sampled.view(seat) == view
+    assert sampled.legal_actions(seat) == view["legal"]
+    assert sampled.to_act == state.to_act
+    CONSERVED[game](sampled)
+    if play:
+        play_out(sampled, rng)
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLERS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_sampled_state_shows_the_seat_its_view_and_plays_on(game, players):
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(8):
+        options = OPTIONS[game][seed % 2]
+        for k, (state, seat) in enumerate(positions(game, 100 * players + seed, players, options, every=3)):
+            check_position(game, state, seat, rng, play=k % 8 == 0)
+            checked += 1
+    assert checked >= 50
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLERS))
+def test_the_state_rebuilt_with_the_true_hidden_cards_is_the_real_one(game):
+    for seed in range(6):
+        players = 2 + seed % 3
+        for state, seat in positions(game, seed, players, OPTIONS[game][seed % 2]):
+            view = state.view(seat)
+            if game == "chan":
+                rebuilt = chan_sample.rebuild(view, [list(h) for h in state.hands], state.stock[state.stock_pos:])
+                stale = {"deck"}  # the same cards per hand, in hand order
+                dealt = [len(h) for h in state.dealt]
+                cut = [sum(dealt[:s]) for s in range(players + 1)] + [len(state.deck)]
+                assert [sorted(state.deck[a:b]) for a, b in zip(cut, cut[1:])] == \
+                       [sorted(rebuilt.deck[a:b]) for a, b in zip(cut, cut[1:])]
+            else:
+                hidden = {s: Counter(h) for s, h in enumerate(state.private) if s != seat}
+                rebuilt = tusac_sample.rebuild(view, hidden, state.stock[state.stock_pos:])
+                # no history in the view: the deal and the moves are not rebuilt (the record);
+                # what is left of a card no longer on offer is never read
+                stale = {"deck", "actions", "stock", "stock_pos"}
+                if state.active is None:
+                    stale |= {"active_from", "active_drawn", "discard_worst"}
+                elif state.active_drawn:
+                    stale |= {"discard_worst"}
+                assert rebuilt.stock[rebuilt.stock_pos:] == state.stock[state.stock_pos:]
+            mine, real = vars(rebuilt), vars(state)
+            assert mine.keys() == real.keys()
+            assert {k: v for k, v in mine.items() if k not in stale} == \
+                   {k: v for k, v in real.items() if k not in stale}, (seed, seat)
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLERS))
+def test_other_rngs_deal_other_hidden_cards(game):
+    for state, seat in positions(game, 7, 3, OPTIONS[game][0], every=10):
+        view = state.view(seat)
+        deals = {hidden_of(game, SAMPLERS[game](view, random.Random(r)), seat) for r in range(5)}
+        assert len(deals) == 5
+        # and the same rng the same deal (a seeded search is reproducible)
+        assert hidden_of(game, SAMPLERS[game](view, random.Random(3)), seat) == \
+               hidden_of(game, SAMPLERS[game](view, random.Random(3)), seat)
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLERS))
+def test_only_the_view_is_read(game):
+    """The view alone, as JSON, with the game it came from gone."""
+    taken = []
+    for state, seat in positions(game, 11, 4, OPTIONS[game][1], every=15):
+        taken.append((seat, json.dumps(state.view(seat)), hidden_of(game, state, seat)))
+    del state
+    gc.collect()
+    for seat, text, _true in taken:
+        view = json.loads(text)
+        sampled = SAMPLERS[game](view, random.Random(1))
+        assert json.loads(json.dumps(sampled.view(seat))) == view
+    assert len(taken) > 3
+
+
+def test_a_chan_deal_is_uniform_over_the_hidden_places():
+    """Without an offer or a card on offer to condition on, each hidden card lies in a hand or
+    the stock as often as that place's size says."""
+    for state, seat in positions("chan", 5, 3, {"chiu": "auto"}, every=1):
+        if len(state.history) > 12 and state.phase == "turn":
+            break
+    view = state.view(seat)
+    places = {s: len(h) for s, h in enumerate(state.hands) if s != seat}
+    total = sum(places.values()) + state.stock_left
+    card = sorted(set(state.stock[state.stock_pos:]))[0]
+    copies = sum(h.count(card) for s, h in enumerate(state.hands) if s != seat) + \
+        state.stock[state.stock_pos:].count(card)
+    rng = random.Random(0)
+    runs = 1500
+    held = Counter()
+    for _ in range(runs):
+        sampled = chan_sample.determinize(view, rng)
+        for s in places:
+            held[s] += sampled.hands[s].count(card)
+    for s, size in places.items():
+        expected = runs * copies * size / total
+        assert abs(held[s] - expected) < 4 * (expected ** 0.5) + 5, (s, held[s], expected)
+
+
+def test_a_chiu_offer_shows_who_holds_the_three_copies():
+    """chiu="ask": a seat offered the chíu holds three of the card; a sampled state keeps
+    them in his hand (else answering the offer would fail)."""
+    found = 0
+    for seed in range(40):
+        for state, seat in positions("chan", seed, 4, {"chiu": "ask"}):
+            if state.phase != "offer":
+                continue
+            card, holder = state.offer["card"], state.offer["seat"]
+            for viewer in range(4):
+                if viewer == holder:
+                    continue
+                sampled = chan_sample.determinize(state.view(viewer), random.Random(viewer))
+                assert sampled.hands[holder].count(card) == 3
+                play_out(sampled, random.Random(seed))
+            found += 1
+            break
+        if found >= 3:
+            break
+    assert found >= 3
+
+
+def test_tusac_hands_keep_their_khaps_and_owe_no_claim():
+    for seed in range(8):
+        players = 2 + seed % 3
+        for state, seat in positions("tusac", seed, players, {}, every=2):
+            view = state.view(seat)
+            sampled = tusac_sample.determinize(view, random.Random(seed))
+            for s in range(players):
+                assert max(sampled.private[s].values(), default=0) < 4
+            assert tusac_sample._nobody_claims(sampled, seat)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(sorted(SAMPLERS)), players=st.integers(2, 4), seed=st.integers(0, 10**6),
+       cut=st.integers(0, 200), option=st.integers(0, 1), sample_seed=st.integers(0, 10**6))
+def test_any_position_any_rng(game, players, seed, cut, option, sample_seed):
+    for k, (state, seat) in enumerate(positions(game, seed, players, OPTIONS[game][option])):
+        if k == cut:
+            break
+    if not state.is_over:
+        check_position(game, state, state.to_act[0], random.Random(sample_seed), play=True)
