@@ -45,6 +45,16 @@ def _public(view: dict[str, Any]) -> Counter:
     return shown
 
 
+def _pick(cards: list[str], start: int, count: int, rng: random.Random) -> None:
+    """Move ``count`` cards drawn at random from ``cards[start:]`` to ``cards[start:start + count]``
+    (the first steps of a Fisher–Yates shuffle: the rest is left in no particular order)."""
+    n = len(cards)
+    random_ = rng.random
+    for i in range(start, start + count):
+        j = i + int(random_() * (n - i))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _hand_ok(hand: Counter, khaps: int, turned: set[str]) -> bool:
     """A private block the view allows: ``khaps`` Khaps, none of a ``turned`` code, no four."""
     found = 0
@@ -84,28 +94,30 @@ def determinize(view: dict[str, Any], rng: random.Random) -> TuSacState:
     if view["active"] is not None:
         turned.add(view["active"])
     sizes, khaps = view["hand_sizes"], view["khap_counts"]
+    state = _shell(view)
     for _try in range(UNIFORM_TRIES):
-        rng.shuffle(pool)
-        hands: dict[int, Counter] = {}
         k = 0
-        for s in others:
+        for s in others:  # a hand that breaks a condition ends the try before the next is dealt
+            _pick(pool, k, sizes[s], rng)
             hand = Counter(pool[k:k + sizes[s]])
             k += sizes[s]
             if not _hand_ok(hand, khaps[s], turned):
                 break
-            hands[s] = hand
+            state.private[s] = hand
         else:
-            state = _build(view, hands, pool[k:])
             if _nobody_claims(state, me):
-                return state
-    return _khaps_first(pool, others, sizes, khaps, turned, rng, me, view)
+                rest = pool[k:]
+                rng.shuffle(rest)
+                return _finish(state, view, rest)
+    return _khaps_first(state, pool, others, sizes, khaps, turned, rng, me, view)
 
 
-def _khaps_first(pool: list[str], others: list[int], sizes: list[int], khaps: list[int], turned: set[str],
-                 rng: random.Random, me: int, view: dict[str, Any]) -> TuSacState:
+def _khaps_first(state: TuSacState, pool: list[str], others: list[int], sizes: list[int], khaps: list[int],
+                 turned: set[str], rng: random.Random, me: int, view: dict[str, Any]) -> TuSacState:
     """A deal that keeps the Khap counts by construction: each hand's Khaps are chosen first
     (distinct codes of which three copies are hidden and none was turned up), the rest of
-    the cards dealt after them and dealt again while a hand breaks its conditions."""
+    the cards dealt after them and dealt again while a hand breaks its conditions. Not quite
+    uniform (a Khap code's odds do not weigh how many deals it leaves), but it always ends."""
     hidden = Counter(pool)
     codes = [c for c in sorted(hidden) if hidden[c] >= 3 and c not in turned]
     chosen = rng.sample(codes, min(len(codes), sum(khaps[s] for s in others)))
@@ -114,7 +126,7 @@ def _khaps_first(pool: list[str], others: list[int], sizes: list[int], khaps: li
         base[s] = Counter({c: 3 for c in chosen[:khaps[s]]})
         chosen = chosen[khaps[s]:]
     left = list((hidden - sum(base.values(), Counter())).elements())
-    state = None
+    kept: tuple[dict[int, Counter], list[str]] | None = None
     for _try in range(TRIES):
         rng.shuffle(left)
         hands: dict[int, Counter] = {}
@@ -124,11 +136,16 @@ def _khaps_first(pool: list[str], others: list[int], sizes: list[int], khaps: li
             hands[s] = base[s] + Counter(left[k:k + size])
             k += size
         ok = all(_hand_ok(hands[s], khaps[s], turned) for s in others)
-        if ok or state is None:
-            state = _build(view, hands, left[k:])
-        if ok and _nobody_claims(state, me):
-            break
-    return state
+        if ok or kept is None:
+            kept = hands, left[k:]
+        if ok:
+            for s in others:
+                state.private[s] = hands[s]
+            if _nobody_claims(state, me):
+                break
+    for s in others:
+        state.private[s] = kept[0][s]
+    return _finish(state, view, kept[1])
 
 
 def rebuild(view: dict[str, Any], hands: dict[int, Counter], stock: list[str]) -> TuSacState:
@@ -138,15 +155,23 @@ def rebuild(view: dict[str, Any], hands: dict[int, Counter], stock: list[str]) -
 
 
 def _build(view: dict[str, Any], hands: dict[int, Counter], rest: list[str]) -> TuSacState:
+    state = _shell(view)
+    for s, hand in hands.items():
+        state.private[s] = hand
+    return _finish(state, view, rest)
+
+
+def _shell(view: dict[str, Any]) -> TuSacState:
+    """The state of the view with the other private blocks empty and no stock yet."""
     n, me = view["num_players"], view["seat"]
     state = TuSacState.__new__(TuSacState)
     state.num_players = n
     state.penalty_on = bool(view["worst_card_penalty"])
     state.options = {"worst_card_penalty": state.penalty_on}
-    state.private = [Counter(view["hand"]) if s == me else hands[s] for s in range(n)]
+    state.private = [Counter(view["hand"]) if s == me else Counter() for s in range(n)]
     state.public = [[Meld(m["kind"], tuple(m["cards"])) for m in melds] for melds in view["public"]]
     state.discards = [list(d) for d in view["discards"]]
-    state.stock = rest
+    state.stock = []
     state.stock_pos = 0
     state.active = view["active"]
     state.active_from = view["active_from"]
@@ -156,12 +181,20 @@ def _build(view: dict[str, Any], hands: dict[int, Counter], rest: list[str]) -> 
     state.actions = []
     state._outcome = None
     state._end = None
+    state.deck = []
+    state.discard_worst = True
+    return state
+
+
+def _finish(state: TuSacState, view: dict[str, Any], rest: list[str]) -> TuSacState:
+    """The stock, the pack, and what hangs on the thrower's hand once the hands are dealt."""
+    n = state.num_players
+    state.stock = list(rest)
     # a pack holding every card where it lies (not the game's deal: the view has no history)
     state.deck = ([c for s in range(n) for c in sort_cards(state.private[s].elements())]
                   + [c for melds in view["public"] for m in melds for c in m["cards"]]
                   + [c for pile in view["discards"] for c in pile]
-                  + ([state.active] if state.active is not None else []) + list(rest))
-    state.discard_worst = True
+                  + ([state.active] if state.active is not None else []) + state.stock)
     if state.active is not None and not state.active_drawn:
         # the penalty rule asks whether the discard on offer was one of its thrower's worst
         # cards when he threw it: his block then held it too, and it was not on the table
