@@ -7,17 +7,21 @@ view reveals and what the rules would have made public:
 
 - each hand's size and number of Khaps (``khap_counts``);
 - no hand holds four of a code (they were laid down as a Quan at the deal);
-- no hand holds a Khap of a code shown in a discard pile or on offer (that copy would have
-  been claimed into a Khui when it was turned up or thrown);
+- no hand holds a Khap of a code ever turned up or thrown (that copy would have been claimed
+  into a Khui then: a block only loses cards, so a Khap now was there all along);
 - nobody would already have had to claim the card on offer (a win, a Khui, a pair).
 
 The deal is drawn whole and drawn again until it keeps all of these (so it stays uniform over
 the deals that do); after ``TRIES`` draws, hands are drawn one at a time, each until it keeps
 its own conditions, which always ends (a Khap count is met by placing the Khaps first).
 
-Not conditioned on: claims that did not happen on earlier cards (their order is not in the
-view), and what the players' choices may suggest. The sampled state's ``deck`` and ``actions``
-are not the game's (the view has no history): its ``record()`` does not replay this game.
+The view's public ``history`` gives the rest: the cards drawn (the stock's first cards), each
+seat's dealt cards (its block now, its Quan, and every card its block has given up since, all
+shown), and the record's actions.
+
+Not conditioned on: the pair and win claims that did not happen on earlier cards, and what the
+players' choices may suggest. The record of a sampled state replays the view's history only as
+long as the table's forced claims on its deal come out as they did.
 """
 
 from __future__ import annotations
@@ -34,6 +38,35 @@ from .tusac_sets import FULL_PACK, sort_cards
 TRIES = 200
 #: uniform deals drawn before the Khaps are placed first
 UNIFORM_TRIES = 40
+
+
+# the cards each logged move takes out of the mover's private block
+_GIVES = {"discard": lambda cards: cards[:1], "eat": lambda cards: cards[1:], "khui": lambda cards: cards * 3,
+          "pair": lambda cards: cards * 2, "u": lambda cards: cards[1:]}
+
+
+def _read(history: list[list[Any]], n: int) -> tuple[list[list[str]], list[str], set[str], list[list[Any]]]:
+    """Each seat's cards given up, the cards drawn in order, every card turned up or thrown,
+    and the record's actions."""
+    given: list[list[str]] = [[] for _ in range(n)]
+    drawn: list[str] = []
+    actions: list[list[Any]] = []
+    for seat, kind, *cards in history:
+        if kind in _GIVES:
+            given[seat] += _GIVES[kind](cards)
+        if kind == "draw":
+            drawn.append(cards[0])
+            actions.append([seat, "draw"])
+        elif kind == "discard":
+            actions.append([seat, "discard " + cards[0]])
+        elif kind == "pass":
+            actions.append([seat, "pass"])
+        elif kind == "eat":
+            actions.append([seat, " ".join(("eat", *cards[1:]))])
+        elif kind == "u" and not cards:
+            actions.append([seat, "u"])
+    turned = {cards[0] for _seat, kind, *cards in history if kind in ("draw", "discard")}
+    return given, drawn, turned, actions
 
 
 def _public(view: dict[str, Any]) -> Counter:
@@ -90,11 +123,9 @@ def determinize(view: dict[str, Any], rng: random.Random) -> TuSacState:
     me, n = view["seat"], view["num_players"]
     others = [s for s in range(n) if s != me]
     pool = sorted((Counter(FULL_PACK) - Counter(view["hand"]) - _public(view)).elements())
-    turned = {c for pile in view["discards"] for c in pile}
-    if view["active"] is not None:
-        turned.add(view["active"])
+    given, drawn, turned, actions = _read(view["history"], n)
     sizes, khaps = view["hand_sizes"], view["khap_counts"]
-    state = _shell(view)
+    state = _shell(view, drawn, actions)
     for _try in range(UNIFORM_TRIES):
         k = 0
         for s in others:  # a hand that breaks a condition ends the try before the next is dealt
@@ -108,12 +139,13 @@ def determinize(view: dict[str, Any], rng: random.Random) -> TuSacState:
             if _nobody_claims(state, me):
                 rest = pool[k:]
                 rng.shuffle(rest)
-                return _finish(state, view, rest)
-    return _khaps_first(state, pool, others, sizes, khaps, turned, rng, me, view)
+                return _finish(state, view, given, rest)
+    return _khaps_first(state, pool, others, sizes, khaps, turned, rng, me, view, given)
 
 
 def _khaps_first(state: TuSacState, pool: list[str], others: list[int], sizes: list[int], khaps: list[int],
-                 turned: set[str], rng: random.Random, me: int, view: dict[str, Any]) -> TuSacState:
+                 turned: set[str], rng: random.Random, me: int, view: dict[str, Any],
+                 given: list[list[str]]) -> TuSacState:
     """A deal that keeps the Khap counts by construction: each hand's Khaps are chosen first
     (distinct codes of which three copies are hidden and none was turned up), the rest of
     the cards dealt after them and dealt again while a hand breaks its conditions. Not quite
@@ -145,23 +177,20 @@ def _khaps_first(state: TuSacState, pool: list[str], others: list[int], sizes: l
                 break
     for s in others:
         state.private[s] = kept[0][s]
-    return _finish(state, view, kept[1])
+    return _finish(state, view, given, kept[1])
 
 
 def rebuild(view: dict[str, Any], hands: dict[int, Counter], stock: list[str]) -> TuSacState:
     """The state of ``view`` whose hidden cards are ``hands`` (the other seats' private
     blocks) and ``stock`` (the cards left to draw, in order)."""
-    return _build(view, hands, stock)
-
-
-def _build(view: dict[str, Any], hands: dict[int, Counter], rest: list[str]) -> TuSacState:
-    state = _shell(view)
+    given, drawn, _turned, actions = _read(view["history"], view["num_players"])
+    state = _shell(view, drawn, actions)
     for s, hand in hands.items():
-        state.private[s] = hand
-    return _finish(state, view, rest)
+        state.private[s] = Counter(hand)
+    return _finish(state, view, given, stock)
 
 
-def _shell(view: dict[str, Any]) -> TuSacState:
+def _shell(view: dict[str, Any], drawn: list[str], actions: list[list[Any]]) -> TuSacState:
     """The state of the view with the other private blocks empty and no stock yet."""
     n, me = view["num_players"], view["seat"]
     state = TuSacState.__new__(TuSacState)
@@ -171,14 +200,15 @@ def _shell(view: dict[str, Any]) -> TuSacState:
     state.private = [Counter(view["hand"]) if s == me else Counter() for s in range(n)]
     state.public = [[Meld(m["kind"], tuple(m["cards"])) for m in melds] for melds in view["public"]]
     state.discards = [list(d) for d in view["discards"]]
-    state.stock = []
-    state.stock_pos = 0
+    state.stock = list(drawn)
+    state.stock_pos = len(drawn)
     state.active = view["active"]
     state.active_from = view["active_from"]
     state.active_drawn = view["active_drawn"]
     state.current = view["current"]
     state.phase = view["phase"]
-    state.actions = []
+    state.actions = actions
+    state.history = [list(m) for m in view["history"]]
     state._outcome = None
     state._end = None
     state.deck = []
@@ -186,15 +216,13 @@ def _shell(view: dict[str, Any]) -> TuSacState:
     return state
 
 
-def _finish(state: TuSacState, view: dict[str, Any], rest: list[str]) -> TuSacState:
-    """The stock, the pack, and what hangs on the thrower's hand once the hands are dealt."""
+def _finish(state: TuSacState, view: dict[str, Any], given: list[list[str]], rest: list[str]) -> TuSacState:
+    """The stock, the deal, and what hangs on the thrower's hand once the hands are dealt."""
     n = state.num_players
-    state.stock = list(rest)
-    # a pack holding every card where it lies (not the game's deal: the view has no history)
-    state.deck = ([c for s in range(n) for c in sort_cards(state.private[s].elements())]
-                  + [c for melds in view["public"] for m in melds for c in m["cards"]]
-                  + [c for pile in view["discards"] for c in pile]
-                  + ([state.active] if state.active is not None else []) + state.stock)
+    state.stock += rest
+    quans = [[c for m in melds if m["kind"] == "quan" for c in m["cards"]] for melds in view["public"]]
+    state.deck = [c for s in range(n) for c in sort_cards([*state.private[s].elements(), *quans[s], *given[s]])]
+    state.deck += state.stock
     if state.active is not None and not state.active_drawn:
         # the penalty rule asks whether the discard on offer was one of its thrower's worst
         # cards when he threw it: his block then held it too, and it was not on the table
