@@ -114,18 +114,25 @@ def _public(view: dict[str, Any]) -> Counter:
     return shown
 
 
-def _already_won(state: ChanState, me: int) -> bool:
-    """Would another seat already have won on the card on offer (ù on a drawn card, chíu ù on
-    a discard)? Such a deal is not one the view can come from."""
+def _already_won(state: ChanState, me: int, thrown: bool) -> bool:
+    """Would another seat already have won on the card on offer (ù on a drawn card, passed or
+    not; chíu ù on a ``thrown`` card, a discard)? Such a deal is not one the view can come from."""
     card = state.active
     if card is None:
         return False
-    drawn = state.active_from is None
     for s in range(state.num_players):
-        if s == me or (not drawn and (s == state.active_from or state.hands[s].count(card) != 3)):
+        if s == me or (thrown and (s == state.active_from or state.hands[s].count(card) != 3)):
             continue
         if tally_win(tally_plus(tally(state.all_cards(s)), card), card):
             return True
+    return False
+
+
+def _thrown(history: list[list[Any]]) -> bool:
+    """Is the card on offer a discard (not a drawn card, passed or not)?"""
+    for _seat, kind, *_cards in reversed(history):
+        if kind in ("discard", "draw", "pass"):
+            return kind == "discard"
     return False
 
 
@@ -146,6 +153,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> ChanState:
     for s in range(n):
         hidden -= known[s]
     pool = sorted(hidden.elements())
+    thrown = _thrown(view["history"])
     state = None
     for _try in range(TRIES):
         rng.shuffle(pool)
@@ -159,7 +167,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> ChanState:
             hands.append(list(known[s].elements()) + pool[k:k + size])
             k += size
         state = _build(view, seats, drawn, actions, hands, pool[k:])
-        if not _already_won(state, me):
+        if not _already_won(state, me, thrown):
             break
     return state
 

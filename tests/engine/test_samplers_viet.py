@@ -200,6 +200,24 @@ def test_a_chiu_offer_shows_who_holds_the_three_copies():
     assert found >= 3
 
 
+def test_chan_nobody_has_already_won_on_the_card_on_offer():
+    """Nobody but the seat itself could have been ù on the card on offer (the real game would
+    have ended): true of every real position, and kept by every sampled one."""
+    for seed in range(10):
+        players = 2 + seed % 3
+        for state, seat in positions("chan", seed, players, OPTIONS["chan"][seed % 2]):
+            thrown = chan_sample._thrown(state.history)
+            assert not chan_sample._already_won(state, seat, thrown)
+            sampled = chan_sample.determinize(state.view(seat), random.Random(seed))
+            assert not chan_sample._already_won(sampled, seat, thrown)
+    # a late position where a deal drawn without that condition often has someone ù already
+    # (5 deals in 20)
+    state, seat = next(p for k, p in enumerate(positions("chan", 87, 2, {"chiu": "auto"})) if k == 85)
+    thrown = chan_sample._thrown(state.history)
+    for r in range(40):
+        assert not chan_sample._already_won(chan_sample.determinize(state.view(seat), random.Random(r)), seat, thrown)
+
+
 def test_tusac_hands_keep_their_khaps_and_owe_no_claim():
     for seed in range(8):
         players = 2 + seed % 3
@@ -208,6 +226,7 @@ def test_tusac_hands_keep_their_khaps_and_owe_no_claim():
             sampled = tusac_sample.determinize(view, random.Random(seed))
             for s in range(players):
                 assert max(sampled.private[s].values(), default=0) < 4
+            assert tusac_sample._nobody_claims(state, seat)  # true of the real game
             assert tusac_sample._nobody_claims(sampled, seat)
 
 
