@@ -11,9 +11,10 @@ view reveals and what the rules would have made public:
   into a Khui then: a block only loses cards, so a Khap now was there all along);
 - nobody would already have had to claim the card on offer (a win, a Khui, a pair).
 
-The deal is drawn whole and drawn again until it keeps all of these (so it stays uniform over
-the deals that do); after ``TRIES`` draws, hands are drawn one at a time, each until it keeps
-its own conditions, which always ends (a Khap count is met by placing the Khaps first).
+The deal is drawn again until it keeps all of these (so it stays uniform over the deals that
+do; a try stops at the first hand that breaks one). When ``UNIFORM_TRIES`` deals have not
+found one, each hand's Khaps are chosen first and the rest dealt around them: nearly uniform,
+and it always ends.
 
 The view's public ``history`` gives the rest: the cards drawn (the stock's first cards), each
 seat's dealt cards (its block now, its Quan, and every card its block has given up since, all
