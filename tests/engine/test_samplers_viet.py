@@ -91,6 +91,7 @@ def test_a_sampled_state_shows_the_seat_its_view_and_plays_on(game, players):
         options = OPTIONS[game][seed % 2]
         for k, (state, seat) in enumerate(positions(game, 100 * players + seed, players, options, every=3)):
             check_position(game, state, seat, rng, play=k % 8 == 0)
+            check_position(game, state, rng.randrange(players), rng, play=False)  # a seat waiting too
             checked += 1
     assert checked >= 50
 
@@ -152,6 +153,16 @@ def test_only_the_view_is_read(game):
         sampled = SAMPLERS[game](view, random.Random(1))
         assert json.loads(json.dumps(sampled.view(seat))) == view
     assert len(taken) > 3
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLERS))
+def test_a_game_over_has_nothing_to_sample(game):
+    state = REGISTRY[game].new(2, seed=3)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, NORMAL[game](state.view(seat)))
+    with pytest.raises(ValueError):
+        SAMPLERS[game](state.view(0), random.Random(0))
 
 
 def test_a_chan_deal_is_uniform_over_the_hidden_places():
