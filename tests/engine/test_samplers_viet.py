@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 from bot.games import REGISTRY, chan_sample, tusac_sample
 from bot.games.chan_ai import choose as chan_choose
+from bot.games.constrained_deal import keeps
+from bot.games.tosom import FULL_DECK
 from bot.games.tusac_ai import choose as tusac_choose
 from tests.engine.test_chan_properties import assert_conserved as chan_conserved
 from tests.engine.test_tusac_properties import assert_conserved as tusac_conserved
@@ -165,28 +167,67 @@ def test_a_game_over_has_nothing_to_sample(game):
         SAMPLERS[game](state.view(0), random.Random(0))
 
 
-def test_a_chan_deal_is_uniform_over_the_hidden_places():
-    """Without an offer or a card on offer to condition on, each hidden card lies in a hand or
-    the stock as often as that place's size says."""
-    for state, seat in positions("chan", 5, 3, {"chiu": "auto"}, every=1):
-        if len(state.history) > 12 and state.phase == "turn":
+def chan_rules(view) -> dict[int, dict[str, int]]:
+    """What the legal moves of the history say each other hand holds now (odd, even, none)."""
+    seats, _drawn, _actions = chan_sample._read(view["history"], view["num_players"])
+    return {s: seats[s].rules() for s in range(view["num_players"]) if s != view["seat"]}
+
+
+def keeps_rules(hands, rules) -> bool:
+    return all(keeps(rule, hands[s].count(kind)) for s in rules for kind, rule in rules[s].items())
+
+
+@pytest.mark.parametrize("players, seed", [(2, 5), (4, 9)])
+def test_a_chan_deal_is_uniform_over_the_deals_keeping_the_rules(players, seed):
+    """Each card lies in each hand as often as in deals drawn uniformly and kept only when
+    every hand keeps what the history's legal moves say of it (rejection: exact, but slow)."""
+    for state, seat in positions("chan", seed, players, {"chiu": "auto"}):
+        rules = chan_rules(state.view(seat))
+        if sum(map(len, rules.values())) >= 5 and all(rules.values()):
             break
     view = state.view(seat)
-    places = {s: len(h) for s, h in enumerate(state.hands) if s != seat}
-    total = sum(places.values()) + state.stock_left
-    card = sorted(set(state.stock[state.stock_pos:]))[0]
-    copies = sum(h.count(card) for s, h in enumerate(state.hands) if s != seat) + \
-        state.stock[state.stock_pos:].count(card)
-    rng = random.Random(0)
-    runs = 1500
-    held = Counter()
-    for _ in range(runs):
-        sampled = chan_sample.determinize(view, rng)
-        for s in places:
-            held[s] += sampled.hands[s].count(card)
-    for s, size in places.items():
-        expected = runs * copies * size / total
-        assert abs(held[s] - expected) < 4 * (expected ** 0.5) + 5, (s, held[s], expected)
+    others = [s for s in range(players) if s != seat]
+    pool = sorted((Counter(FULL_DECK) - Counter(view["hand"]) - chan_sample._public(view)).elements())
+    rng = random.Random(1)
+    runs = 1000
+
+    def mean_counts(deals) -> Counter:
+        total = Counter()
+        for hands in deals:
+            total.update((s, card) for s in others for card in hands[s])
+        return Counter({key: k / len(deals) for key, k in total.items()})
+
+    exact = []
+    while len(exact) < runs:
+        rng.shuffle(pool)
+        hands, k = {}, 0
+        for s in others:
+            hands[s], k = pool[k:k + view["hand_sizes"][s]], k + view["hand_sizes"][s]
+        if keeps_rules(hands, rules):
+            exact.append(hands)
+    sampled = [chan_sample.determinize(view, rng).hands for _ in range(runs)]
+    assert all(keeps_rules(hands, rules) for hands in sampled)
+    want, got = mean_counts(exact), mean_counts(sampled)
+    assert max(abs(want[key] - got[key]) for key in set(want) | set(got)) < 0.12
+
+
+def test_chan_hands_keep_what_the_history_says_of_them():
+    """The real hands keep it (but for the rare discard made when every card was barred);
+    sampled hands always do."""
+    kept = broken = 0
+    for seed in range(8):
+        players = 2 + seed % 3
+        for state, seat in positions("chan", seed, players, OPTIONS["chan"][seed % 2], every=2):
+            view = state.view(seat)
+            rules = chan_rules(view)
+            for s in rules:
+                for kind, rule in rules[s].items():
+                    if keeps(rule, state.hands[s].count(kind)):
+                        kept += 1
+                    else:
+                        broken += 1
+            assert keeps_rules(chan_sample.determinize(view, random.Random(seed)).hands, rules)
+    assert kept > 1000 and broken <= kept // 100
 
 
 def test_a_chiu_offer_shows_who_holds_the_three_copies():
