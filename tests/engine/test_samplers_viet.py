@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 from bot.games import REGISTRY, chan_sample, tusac_sample
 from bot.games.chan_ai import choose as chan_choose
 from bot.games.constrained_deal import keeps
+from bot.games.base import IllegalAction
 from bot.games.tosom import FULL_DECK
+from bot.games.tusac_sets import FULL_PACK, GROUPS, khaps_of
 from bot.games.tusac_ai import choose as tusac_choose
 from tests.engine.test_chan_properties import assert_conserved as chan_conserved
 from tests.engine.test_tusac_properties import assert_conserved as tusac_conserved
@@ -268,6 +270,76 @@ def test_chan_nobody_has_already_won_on_the_card_on_offer():
     thrown = chan_sample._thrown(state.history)
     for r in range(40):
         assert not chan_sample._already_won(chan_sample.determinize(state.view(seat), random.Random(r)), seat, thrown)
+
+
+def tusac_rules(view):
+    pool = (Counter(FULL_PACK) - Counter(view["hand"]) - tusac_sample._public(view)).elements()
+    return {s: [set(rule.vectors) for rule in rules] for s, rules in tusac_sample._rules(view, sorted(pool)).items()}
+
+
+def tusac_breaks(blocks, rules) -> int:
+    """The groups of the blocks that hold a count vector the history rules out."""
+    return sum(tuple(blocks[s][c] for c in members) not in rules[s][g]
+               for s in rules for g, (_kind, members) in enumerate(GROUPS))
+
+
+def test_tusac_blocks_keep_what_the_history_says_of_them():
+    """The real blocks keep it (but for a block the pair exemption let off, not looked at);
+    sampled blocks do too, but where no deal could."""
+    real = sampled = groups = 0
+    for seed in range(8):
+        players = 2 + seed % 3
+        for state, seat in positions("tusac", seed, players, {}, every=2):
+            view = state.view(seat)
+            rules = tusac_rules(view)
+            groups += len(rules) * len(GROUPS)
+            real += tusac_breaks(state.private, rules)
+            sampled += tusac_breaks(tusac_sample.determinize(view, random.Random(seed)).private, rules)
+    assert groups > 3000 and real <= groups // 500 and sampled <= groups // 500
+
+
+def test_a_tusac_deal_is_uniform_over_the_deals_keeping_the_rules():
+    """Two seats: each code lies in the other block as often as in deals drawn uniformly and
+    kept only when they keep the history's rules, the Khap count, and owe no claim."""
+    for state, seat in positions("tusac", 3, 2, {}):
+        if len(state.history) >= 12 and state.active is not None:
+            break
+    view = state.view(seat)
+    other = 1 - seat
+    rules = tusac_rules(view)
+    pool = sorted((Counter(FULL_PACK) - Counter(view["hand"]) - tusac_sample._public(view)).elements())
+    shell = tusac_sample.rebuild(view, {other: Counter()}, [])
+    rng = random.Random(1)
+    runs = 1000
+    exact = []
+    while len(exact) < runs:
+        rng.shuffle(pool)
+        shell.private[other] = block = Counter(pool[:view["hand_sizes"][other]])
+        if not tusac_breaks(shell.private, rules) and len(khaps_of(block)) == view["khap_counts"][other] \
+                and tusac_sample._nobody_claims(shell, seat):
+            exact.append(block)
+    sampled = [tusac_sample.determinize(view, rng).private[other] for _ in range(runs)]
+    want, got = sum(exact, Counter()), sum(sampled, Counter())
+    assert max(abs(want[c] - got[c]) / runs for c in set(want) | set(got)) < 0.12
+
+
+@pytest.mark.parametrize("game", sorted(SAMPLERS))
+def test_a_sampled_deal_would_have_played_as_the_view_tells(game):
+    """Most sampled states' records (their deal and the history's moves) replay to the very
+    view: the deal keeps what the history's legal moves and forced claims said of each hand.
+    Dealing by the counts alone, fewer than one in five did."""
+    replayed = total = 0
+    for seed in range(6):
+        players = 2 + seed % 3
+        for state, seat in positions(game, seed, players, OPTIONS[game][seed % 2], every=3):
+            view = state.view(seat)
+            sampled = SAMPLERS[game](view, random.Random(seed))
+            try:
+                replayed += REGISTRY[game].replay(sampled.record()).view(seat) == view
+            except IllegalAction:
+                pass
+            total += 1
+    assert total > 80 and replayed >= 0.6 * total, (replayed, total)
 
 
 def test_tusac_hands_keep_their_khaps_and_owe_no_claim():
