@@ -172,9 +172,10 @@ def _thrown(history: list[list[Any]]) -> bool:
     return False
 
 
-def determinize(view: dict[str, Any], rng: random.Random) -> ChanState:
+def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True) -> ChanState:
     """A Chắn state consistent with ``view`` (``state.view(seat)`` of a game in progress),
-    its hidden cards dealt with ``rng``."""
+    its hidden cards dealt with ``rng``; ``infer=False`` keeps the counts and the card on
+    offer only (cheaper at three or four seats, less faithful)."""
     if view["phase"] == "over":
         raise ValueError("the game is over: there is nothing left to sample")
     me, n = view["seat"], view["num_players"]
@@ -192,7 +193,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> ChanState:
     thrown = _thrown(view["history"])
     others = [s for s in range(n) if s != me]
     sizes = [view["hand_sizes"][s] - sum(known[s].values()) for s in others]
-    rules = [seats[s].rules() for s in others]
+    rules = [seats[s].rules() if infer else {} for s in others]
     state = None
     for _try in range(TRIES):
         places = constrained_deal.deal(pool, sizes, [known[s] for s in others], rules, rng)

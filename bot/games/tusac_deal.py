@@ -14,25 +14,20 @@ move is the block now plus the cards it gave up since. The rules then say a lot 
 Every set lies inside one of the nine groups of :mod:`.tusac_sets`, and so does every one of
 these conditions, so each says which count vectors of one group the block may hold now
 (:func:`read_rules`). :func:`draw` deals a block from the cards at hand keeping them, with
-the Khap count the view shows, uniformly over the ways to: the ways to fill ``m`` cards from
-groups ``g..`` follow from those of groups ``g+1..``, each group's share is drawn with the odds
-of what it leaves, and a block with the wrong number of Khaps is drawn again.
+the Khap count the view shows, uniformly over the ways to: the ways to fill ``m`` cards with
+``k`` Khaps from groups ``g..`` follow from those of groups ``g+1..``, and each group's share
+is drawn with the odds of what it leaves.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
 from itertools import product
 from math import comb
 from typing import Any, Sequence
 
 from .tusac_sets import GROUP_OF, GROUPS, group_trash
-
-#: blocks drawn for a Khap count before one is kept without it
-KHAP_TRIES = 60
-
 
 def _key(r: Sequence[int]) -> tuple[int, ...]:
     """A group's free counts (a Khap is locked)."""
@@ -120,17 +115,19 @@ class GroupRule:
         self.vectors = vectors
         self._by_avail: dict[tuple[int, ...], tuple[dict, dict]] = {}
 
-    def options(self, avail: tuple[int, ...]) -> tuple[dict[int, list[tuple[int, tuple[int, ...]]]], dict[int, int]]:
+    def options(self, avail: tuple[int, ...]) -> tuple[dict, dict]:
+        """By ``(size, Khaps)``: the vectors the copies at hand allow with their weights, and
+        their total weight."""
         got = self._by_avail.get(avail)
         if got is None:
-            by_size: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+            by_shape: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
             for v in self.vectors:
                 w = 1
                 for x, a in zip(v, avail):
                     w *= _COMB[a][x]
                 if w:
-                    by_size.setdefault(sum(v), []).append((w, v))
-            got = by_size, {sz: sum(w for w, _v in vs) for sz, vs in by_size.items()}
+                    by_shape.setdefault((sum(v), v.count(3)), []).append((w, v))
+            got = by_shape, {shape: sum(w for w, _v in vs) for shape, vs in by_shape.items()}
             self._by_avail[avail] = got
         return got
 
@@ -148,16 +145,11 @@ def read_rules(given: list[str], checks: list[tuple[int, int, tuple]], hidden: C
     out = []
     for g, (kind, members) in enumerate(GROUPS):
         ranges = [range(min(3, hidden[c]) + 1) for c in members]
-        told = [(after, tuple(checks)) for after, checks in by_group.get(g, {}).items()]
+        told = [(after, checks) for after, checks in by_group.get(g, {}).items()]
         out.append(GroupRule([v for v in product(*ranges)
-                              if all(_ok(kind, checks, tuple(x + a for x, a in zip(v, after)))
+                              if all(all(_holds(kind, check, tuple(x + a for x, a in zip(v, after))) for check in checks)
                                      for after, checks in told)]))
     return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _ok(kind: str, checks: tuple, r: tuple[int, ...]) -> bool:
-    return all(_holds(kind, check, r) for check in checks)
 
 
 def draw(cards: list[str], size: int, khaps: int, rules: list[GroupRule],
@@ -165,43 +157,43 @@ def draw(cards: list[str], size: int, khaps: int, rules: list[GroupRule],
     """``size`` of ``cards`` with ``khaps`` Khaps, each group's vector among ``rules``,
     uniformly over the ways to; and the cards left. None when no way keeps the rules."""
     have = Counter(cards)
-    # per group: the weight of each vector it may take (the ways to pick its copies), by size
     options, totals = zip(*(rule.options(tuple(have[c] for c in members))
                             for rule, (_kind, members) in zip(rules, GROUPS)))
-    ways = [[0] * (size + 1) for _ in range(len(GROUPS) + 1)]
-    ways[-1][0] = 1
+    # ways[g][m][k]: the ways to take m cards holding k Khaps from groups g..
+    ways = [[[0] * (khaps + 1) for _ in range(size + 1)] for _ in range(len(GROUPS) + 1)]
+    ways[-1][0][0] = 1
     for g in range(len(GROUPS) - 1, -1, -1):
         after, row = ways[g + 1], ways[g]
-        for sz, w in totals[g].items():
+        for (sz, kh), w in totals[g].items():
+            if kh > khaps:
+                continue
             for m in range(sz, size + 1):
-                if after[m - sz]:
-                    row[m] += w * after[m - sz]
-    if ways[0][size] == 0:
+                src, dst = after[m - sz], row[m]
+                for k in range(kh, khaps + 1):
+                    if src[k - kh]:
+                        dst[k] += w * src[k - kh]
+    if ways[0][size][khaps] == 0:
         return None
-    for _try in range(KHAP_TRIES):
-        picked: list[tuple[int, ...]] = []
-        m = size
-        for g in range(len(GROUPS)):
-            pick = rng.randrange(ways[g][m])
-            for sz, w in totals[g].items():
-                if sz <= m:
-                    pick -= w * ways[g + 1][m - sz]
-                    if pick < 0:
-                        break
-            vs = options[g][sz]
-            pick = rng.randrange(totals[g][sz])
-            for w, v in vs:
-                pick -= w
+    picked: list[tuple[int, ...]] = []
+    m, k = size, khaps
+    for g in range(len(GROUPS)):
+        pick = rng.randrange(ways[g][m][k])
+        for (sz, kh), w in totals[g].items():
+            if sz <= m and kh <= k:
+                pick -= w * ways[g + 1][m - sz][k - kh]
                 if pick < 0:
                     break
-            picked.append(v)
-            m -= sz
-        if sum(x == 3 for v in picked for x in v) == khaps or _try == KHAP_TRIES - 1:
-            break
-    hand: list[str] = []
+        pick = rng.randrange(totals[g][sz, kh])
+        for w, v in options[g][sz, kh]:
+            pick -= w
+            if pick < 0:
+                break
+        picked.append(v)
+        m, k = m - sz, k - kh
     pools: dict[str, list[str]] = {}
     for card in cards:
         pools.setdefault(card, []).append(card)
+    hand: list[str] = []
     for (_kind, members), v in zip(GROUPS, picked):
         for code, x in zip(members, v):
             hand += pools.get(code, [])[:x]

@@ -342,6 +342,19 @@ def test_a_sampled_deal_would_have_played_as_the_view_tells(game):
     assert total > 80 and replayed >= 0.6 * total, (replayed, total)
 
 
+@pytest.mark.parametrize("game", sorted(SAMPLERS))
+def test_without_inference_a_sample_still_shows_the_view(game):
+    """``infer=False`` (cheaper) deals by the counts alone: still the seat's view, the whole
+    pack, and it plays on."""
+    rng = random.Random(4)
+    for state, seat in positions(game, 4, 4, OPTIONS[game][0], every=6):
+        view = state.view(seat)
+        sampled = SAMPLERS[game](view, rng, infer=False)
+        assert sampled.view(seat) == view
+        CONSERVED[game](sampled)
+    play_out(sampled, rng)
+
+
 def test_tusac_hands_keep_their_khaps_and_owe_no_claim():
     for seed in range(8):
         players = 2 + seed % 3
