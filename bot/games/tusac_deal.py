@@ -143,13 +143,19 @@ def read_rules(given: list[str], checks: list[tuple[int, int, tuple]], hidden: C
         since = Counter(c for c in given[before:] if GROUP_OF[c][0] == g)
         by_group.setdefault(g, {}).setdefault(tuple(since[c] for c in members), []).append(check)
     out = []
+    dealt = Counter(given)  # with the block now, at most three of a code (four were a Quan)
     for g, (kind, members) in enumerate(GROUPS):
-        ranges = [range(min(3, hidden[c]) + 1) for c in members]
-        told = [(after, checks) for after, checks in by_group.get(g, {}).items()]
-        out.append(GroupRule([v for v in product(*ranges)
-                              if all(all(_holds(kind, check, tuple(x + a for x, a in zip(v, after))) for check in checks)
-                                     for after, checks in told)]))
+        ranges = [range(max(-1, min(3 - dealt[c], hidden[c])) + 1) for c in members]
+        vectors = list(product(*ranges))
+        for after, checks in by_group.get(g, {}).items():  # each check thins the list
+            for check in sorted(set(checks), key=lambda check: _COST[check[0]]):
+                vectors = [v for v in vectors if _holds(kind, check, tuple(x + a for x, a in zip(v, after)))]
+        out.append(GroupRule(vectors))
     return out
+
+
+#: the cheap checks first: they leave the dear ones fewer vectors
+_COST = {"deal": 0, "nokhap": 1, "discard": 2, "nopair": 3, "eat": 4}
 
 
 def draw(cards: list[str], size: int, khaps: int, rules: list[GroupRule],
