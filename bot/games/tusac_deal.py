@@ -9,6 +9,7 @@ move is the block now plus the cards it gave up since. The rules then say a lot 
 - when a card was turned up or thrown, nobody had to claim it: no Khap of it in a block in
   the claim order, no pair of it that a claim would have taken (the pair exemption, which
   hangs on the whole block, is not looked at: a rare block it would have let off is missed);
+  a pair claimed was a pair whose claim kept the trash count;
 - no block was dealt four of a code (that was a Quan, laid down at once).
 
 Every set lies inside one of the nine groups of :mod:`.tusac_sets`, and so does every one of
@@ -48,8 +49,9 @@ def _holds(kind: str, check: tuple, r: tuple[int, ...]) -> bool:
     trash = group_trash(kind, key)
     if what == "discard":
         return key[i] >= 1 and group_trash(kind, _minus(key, i, 1)) == trash - 1
-    if what == "nopair":
-        return not (r[i] == 2 and group_trash(kind, _key(_minus(r, i, 2))) <= trash)
+    if what in ("pair", "nopair"):
+        claims = r[i] == 2 and group_trash(kind, _key(_minus(r, i, 2))) <= trash
+        return claims == (what == "pair")
     # an eat with the vector ``i`` of free cards
     if any(k < m for k, m in zip(key, i)):
         return False
@@ -97,6 +99,7 @@ def read_checks(history: list[list[Any]], n: int) -> tuple[list[list[str]], list
             if card[1] != "K" and not (claim and claim[1] == "khui"):
                 for s in order[1:]:
                     if claim and claim[0] == s:
+                        note(s, card, ("pair", i))  # he held the pair, and it kept his trash
                         break
                     note(s, card, ("nopair", i))
     for seat in range(n):
@@ -155,7 +158,7 @@ def read_rules(given: list[str], checks: list[tuple[int, int, tuple]], hidden: C
 
 
 #: the cheap checks first: they leave the dear ones fewer vectors
-_COST = {"deal": 0, "nokhap": 1, "discard": 2, "nopair": 3, "eat": 4}
+_COST = {"deal": 0, "nokhap": 1, "discard": 2, "pair": 3, "nopair": 3, "eat": 4}
 
 
 def draw(cards: list[str], size: int, khaps: int, rules: list[GroupRule],

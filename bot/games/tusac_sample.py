@@ -139,7 +139,7 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
     for _try in range(RULED_TRIES if infer else 0):
         dealt = _deal_by_rules(pool, others, sizes, khaps, rules, rng)
         if dealt is None:
-            break  # the history used a rule's exception: deal by the counts alone
+            continue  # a block took cards a later one needed (or the history used an exception)
         hands, rest = dealt
         for s in others:
             state.private[s] = Counter(hands[s])
