@@ -3,8 +3,8 @@
 A seat's view says more about the other hands than their sizes: a card a player threw or
 ate with was, by the rules, held an odd number of times then, a card he could not have held
 is held zero times. :func:`deal` deals ``pool`` into hands of given sizes and a stock (the
-rest) so that every hand keeps its rules (``EVEN``, ``ODD`` or ``NONE`` copies of a kind),
-uniformly over the deals that do:
+rest) so that every hand keeps its rules (the numbers of copies of a kind it may hold:
+``EVEN``, ``ODD``, ``NONE`` or any other set), uniformly over the deals that do:
 
 - one hand with the stock (two seats): exactly, by counting. The ways to take ``m`` cards
   from kinds ``i..`` of the cards at hand, keeping the rules, follow from those of kinds
@@ -26,25 +26,25 @@ from collections import Counter
 from math import comb
 from typing import Sequence
 
-EVEN, ODD, NONE = 0, 1, 2
+#: a rule is the set of copies of a kind a hand may hold (these and any other set)
+EVEN, ODD, NONE = frozenset({0, 2, 4}), frozenset({1, 3}), frozenset({0})
+ANY = frozenset(range(5))
 
 #: redraws of every hand, each given the others, after the first deal (several hands only)
 SWEEPS = 2
 
 
-def keeps(rule: int, copies: int) -> bool:
+def keeps(rule: frozenset[int], copies: int) -> bool:
     """Does a hand holding ``copies`` of a kind keep its ``rule``?"""
-    return copies == 0 if rule == NONE else copies % 2 == rule
+    return copies in rule
 
 
-def _allowed(rule: int, fixed: int, available: int) -> list[int]:
+def _allowed(rule: frozenset[int], fixed: int, available: int) -> list[int]:
     """The numbers of copies a hand may take of a kind: its rule kept with ``fixed`` copies."""
-    if rule == NONE:
-        return [0] if fixed == 0 else []
-    return [x for x in range(available + 1) if (x + fixed) % 2 == rule]
+    return [x for x in range(available + 1) if x + fixed in rule]
 
 
-def _draw(cards: list[str], size: int, rules: dict[str, int], fixed: Counter,
+def _draw(cards: list[str], size: int, rules: dict[str, frozenset[int]], fixed: Counter,
           rng: random.Random) -> tuple[list[str], list[str]] | None:
     """``size`` of ``cards`` keeping ``rules`` (with ``fixed`` held besides), uniformly over the
     ways to; and the cards left. None when no way keeps them."""
@@ -88,7 +88,7 @@ def _draw(cards: list[str], size: int, rules: dict[str, int], fixed: Counter,
     return hand + free[:m], left + free[m:]
 
 
-def deal(pool: Sequence[str], sizes: Sequence[int], fixed: Sequence[Counter], rules: Sequence[dict[str, int]],
+def deal(pool: Sequence[str], sizes: Sequence[int], fixed: Sequence[Counter], rules: Sequence[dict[str, frozenset[int]]],
          rng: random.Random) -> list[list[str]]:
     """``pool`` dealt into ``len(sizes)`` hands of ``sizes`` cards and the stock (the cards
     left, in random order, last); ``fixed[h]`` are cards hand ``h`` holds besides (they count
@@ -105,4 +105,4 @@ def deal(pool: Sequence[str], sizes: Sequence[int], fixed: Sequence[Counter], ru
     return hands + [stock]
 
 
-__all__ = ["EVEN", "NONE", "ODD", "deal", "keeps"]
+__all__ = ["ANY", "EVEN", "NONE", "ODD", "deal", "keeps"]

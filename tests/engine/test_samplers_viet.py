@@ -171,7 +171,7 @@ def test_a_game_over_has_nothing_to_sample(game):
 
 def chan_rules(view) -> dict[int, dict[str, int]]:
     """What the legal moves of the history say each other hand holds now (odd, even, none)."""
-    seats, _drawn, _actions = chan_sample._read(view["history"], view["num_players"])
+    seats, _drawn, _actions = chan_sample._read(view["history"], view["num_players"], view["options"]["chiu"])
     return {s: seats[s].rules() for s in range(view["num_players"]) if s != view["seat"]}
 
 
