@@ -26,8 +26,8 @@ Not conditioned on: earlier automatic events that hang on a whole hand (nobody �
 earlier drawn card; with chiu="auto", the table's chíu declined), the restrictions that do
 (3, 6; a discard under the rule that lets any card go when none may), nor what the players'
 choices may suggest. The record of a sampled state replays the view's history only as long
-as those come out as they did: in about 85 % of positions with chiu="auto" and 92 % with
-"ask" (95 % early in a game, half late), against 10–30 % with the counts alone.
+as those come out as they did: in 85 % of positions with chiu="auto" (96 % early in a game,
+62 % late) and 94 % with "ask" (99 %, 79 %), against 15 % (24 %, 3 %) with the counts alone.
 """
 
 from __future__ import annotations
