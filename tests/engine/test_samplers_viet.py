@@ -326,8 +326,9 @@ def test_a_tusac_deal_is_uniform_over_the_deals_keeping_the_rules():
 @pytest.mark.parametrize("game", sorted(SAMPLERS))
 def test_a_sampled_deal_would_have_played_as_the_view_tells(game):
     """Most sampled states' records (their deal and the history's moves) replay to the very
-    view: the deal keeps what the history's legal moves and forced claims said of each hand.
-    Dealing by the counts alone, fewer than one in five did."""
+    view: the deal keeps what the history's legal moves and forced claims said of each hand
+    (measured on 30 fresh games: Chắn 85 % with chiu="auto", 94 % with "ask"; Tứ Sắc nearly
+    all). Dealing by the counts alone, about one in seven did."""
     replayed = total = 0
     for seed in range(6):
         players = 2 + seed % 3
@@ -339,7 +340,7 @@ def test_a_sampled_deal_would_have_played_as_the_view_tells(game):
             except IllegalAction:
                 pass
             total += 1
-    assert total > 80 and replayed >= 0.6 * total, (replayed, total)
+    assert total > 80 and replayed >= {"chan": 0.75, "tusac": 0.9}[game] * total, (replayed, total)
 
 
 @pytest.mark.parametrize("game", sorted(SAMPLERS))
