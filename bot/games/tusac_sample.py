@@ -165,7 +165,9 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
 def _rules(view: dict[str, Any], pool: list[str]) -> dict[int, list[tusac_deal.GroupRule]]:
     """What the history says each other block may hold now, group by group (kept for the
     last few views: a search samples one view many times)."""
-    key = (view["seat"], view["num_players"], tuple(map(tuple, view["history"])))
+    # the history alone does not tell the game (every game starts with none): the cards
+    # hidden from the seat do
+    key = (view["seat"], view["num_players"], tuple(pool), tuple(map(tuple, view["history"])))
     rules = _RULES.get(key)
     if rules is None:
         given, checks = tusac_deal.read_checks(view["history"], view["num_players"])

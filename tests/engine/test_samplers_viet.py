@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games import REGISTRY, chan_sample, tusac_sample
+from bot.games import REGISTRY, chan_sample, tusac_deal, tusac_sample
 from bot.games.chan_ai import choose as chan_choose
 from bot.games.constrained_deal import keeps
 from bot.games.base import IllegalAction
@@ -296,6 +296,18 @@ def test_tusac_blocks_keep_what_the_history_says_of_them():
             real += tusac_breaks(state.private, rules)
             sampled += tusac_breaks(tusac_sample.determinize(view, random.Random(seed)).private, rules)
     assert groups > 3000 and real <= groups // 500 and sampled <= groups // 500
+
+
+def test_tusac_rules_are_read_for_each_game():
+    """Two games at their first move have the same (empty) history, not the same hidden cards:
+    what was read of the first's blocks is not reused for the second."""
+    views = [REGISTRY["tusac"].new(2, seed=seed).view(0) for seed in (1, 2)]
+    assert views[0]["history"] == views[1]["history"] == []
+    for view in views:
+        pool = sorted((Counter(FULL_PACK) - Counter(view["hand"]) - tusac_sample._public(view)).elements())
+        _given, checks = tusac_deal.read_checks([], 2)
+        fresh = tusac_deal.read_rules([], checks[1], Counter(pool))
+        assert [r.vectors for r in tusac_sample._rules(view, pool)[1]] == [r.vectors for r in fresh]
 
 
 def test_a_tusac_deal_is_uniform_over_the_deals_keeping_the_rules():
