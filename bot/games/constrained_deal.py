@@ -88,8 +88,8 @@ def _draw(cards: list[str], size: int, rules: dict[str, frozenset[int]], fixed: 
     return hand + free[:m], left + free[m:]
 
 
-def deal(pool: Sequence[str], sizes: Sequence[int], fixed: Sequence[Counter], rules: Sequence[dict[str, frozenset[int]]],
-         rng: random.Random) -> list[list[str]]:
+def deal(pool: Sequence[str], sizes: Sequence[int], fixed: Sequence[Counter],
+         rules: Sequence[dict[str, frozenset[int]]], rng: random.Random) -> list[list[str]]:
     """``pool`` dealt into ``len(sizes)`` hands of ``sizes`` cards and the stock (the cards
     left, in random order, last); ``fixed[h]`` are cards hand ``h`` holds besides (they count
     for its rules), ``rules[h]`` its rules by kind."""

@@ -30,6 +30,7 @@ from typing import Any, Sequence
 
 from .tusac_sets import GROUP_OF, GROUPS, group_trash
 
+
 def _key(r: Sequence[int]) -> tuple[int, ...]:
     """A group's free counts (a Khap is locked)."""
     return tuple(x - 3 if x >= 3 else x for x in r)
