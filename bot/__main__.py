@@ -1,5 +1,6 @@
 """``python -m bot`` (``chieu``): start Chiếu with DISCORD_TOKEN and optional config.toml;
-``chieu copy-database SQLITE [URL]`` copies a SQLite database into PostgreSQL."""
+``chieu copy-database SQLITE [URL]`` copies a SQLite database into PostgreSQL;
+``chieu backup PATH`` copies the live SQLite database to PATH."""
 
 from __future__ import annotations
 
@@ -35,10 +36,18 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("sqlite", help="the SQLite file, e.g. chieu.sqlite3")
     copy.add_argument("url", nargs="?",
                       help="postgresql://user:password@host:5432/dbname (default: `database` in the config)")
+    backup = commands.add_parser(
+        "backup", help="copy the SQLite database to a file while the bot runs",
+        description="Copy the SQLite database (`database` in the config, or CHIEU_DATABASE) to PATH with "
+                    "SQLite's online backup API: a consistent copy while the bot runs. PostgreSQL: use pg_dump.")
+    backup.add_argument("path", help="the backup file to write, e.g. backups/chieu-2026-11-28.sqlite3")
+    backup.add_argument("--database", help="the SQLite file to back up (default: `database` in the config)")
     args = parser.parse_args(argv)
     config = config_module.load(args.config)
     if args.command == "copy-database":
         return copy_database(args.sqlite, args.url or config.database)
+    if args.command == "backup":
+        return backup_database(args.database or config.database, args.path)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -58,6 +67,19 @@ def copy_database(source: str, target: str) -> int:
         asyncio.run(copy(source, target, say=print))
     except (CopyError, OSError, asyncpg.PostgresError) as exc:
         print(f"copy-database: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def backup_database(source: str, target: str) -> int:
+    import sqlite3
+
+    from .backup import BackupError, run
+
+    try:
+        run(source, target)
+    except (BackupError, OSError, sqlite3.Error) as exc:
+        print(f"backup: {exc}", file=sys.stderr)
         return 1
     return 0
 

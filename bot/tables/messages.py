@@ -139,7 +139,7 @@ def shown_view(table: Table, seat: int | None) -> dict:
 def table_picture(table: Table, ui: GameUI) -> Any:
     """The game's picture of the public table (a :class:`rendering.table_picture.TablePicture`),
     or None for a game that shows none."""
-    return ui.table_picture(shown_view(table, None), table.raw_names(), table)
+    return ui.table_picture(shown_view(table, None), table.picture_names(), table)
 
 
 async def table_png_bytes(picture: Any) -> bytes:
