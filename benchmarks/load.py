@@ -753,7 +753,8 @@ def parse_arguments(argv=None):
     parser.add_argument("--text-only", action="store_true",
                         help="tables without their picture (what the table picture costs, by difference)")
     parser.add_argument("--metrics", action="store_true",
-                        help="the bot's metrics on, /metrics and /healthz scraped every 15 s (their cost, by difference)")
+                        help="the bot's metrics on, /metrics and /healthz scraped every 15 s "
+                        "(their cost, by difference)")
     # what --processes gives each of its processes
     parser.add_argument("--child", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--raw-out", help=argparse.SUPPRESS)
