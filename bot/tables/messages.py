@@ -14,10 +14,11 @@ from rendering.table_picture import render_table_picture_async
 from bot.i18n import _, ngettext, number, pgettext
 
 from .adapter import GameUI, HandImage, Selection, SelectSpec, Settlement, chips
-from .commands import LANGUAGE
+from .commands import AI_LEVEL, LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
 from .names import safe_name
+from .thinking import level_of
 
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
 
@@ -26,8 +27,18 @@ def seat_label(table: Table, index: int) -> str:
     seat = table.seats[index]
     name = safe_name(seat.name)
     if seat.is_ai:
-        return f"🤖 {name}"
+        return f"🤖 {name} · {level_name(table)}"
     return f"💤 {name}" if seat.away else name
+
+
+def level_name(table: Table) -> str:
+    """The table's AI level as its messages name it ("strong"), in the current language."""
+    return option_value(AI_LEVEL, level_of(table.options))
+
+
+def picture_names(table: Table) -> list[str]:
+    """The seats' names as the table picture draws them: an AI seat's with its level ("AI 2 · strong")."""
+    return [f"{seat.name} · {level_name(table)}" if seat.is_ai else seat.name for seat in table.seats]
 
 
 def option_value(option: Any, value: Any) -> str:
@@ -56,7 +67,9 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None) -> discord
     ])
     options = {option.name: option for option in (LANGUAGE, *ui.lobby_options)}
     extra = [f"{_(options[key].label) if key in options else key} **{option_value(options.get(key), value)}**"
-             for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats", "in_channel"}]
+             # (the AI level is told with each AI seat)
+             for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats", "in_channel",
+                                                                     "ai"}]
     if extra:
         embed.description += "\n" + " · ".join(extra)
     lines = [f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))]
@@ -139,7 +152,7 @@ def shown_view(table: Table, seat: int | None) -> dict:
 def table_picture(table: Table, ui: GameUI) -> Any:
     """The game's picture of the public table (a :class:`rendering.table_picture.TablePicture`),
     or None for a game that shows none."""
-    return ui.table_picture(shown_view(table, None), table.raw_names(), table)
+    return ui.table_picture(shown_view(table, None), picture_names(table), table)
 
 
 async def table_png_bytes(picture: Any) -> bytes:
