@@ -82,8 +82,8 @@ class Thinking:
     def __init__(self, config: Any, executor_factory: Callable[[int], concurrent.futures.Executor] | None = None):
         self.config = config
         self.workers = config.ai_workers or max(1, (os.cpu_count() or 2) - 1)
-        #: builds the executor from the number of workers (tests may give threads)
-        self.executor_factory = executor_factory or process_pool
+        #: builds the executor from the number of workers (None: :func:`process_pool`; tests may give threads)
+        self.executor_factory = executor_factory
         self._executor: concurrent.futures.Executor | None = None
         self.running = 0  # searches submitted and not back yet
         self.searches = 0  # searches submitted since the start
@@ -104,7 +104,7 @@ class Thinking:
         not wait for a process to start (a spawned worker takes up to a second)."""
         try:
             if self._executor is None:
-                self._executor = self.executor_factory(self.workers)
+                self._executor = (self.executor_factory or process_pool)(self.workers)
                 for _ in range(self.workers):
                     self._executor.submit(os.getpid)
         except Exception:
@@ -119,7 +119,7 @@ class Thinking:
         loop = asyncio.get_running_loop()
         try:
             if self._executor is None:
-                self._executor = self.executor_factory(self.workers)
+                self._executor = (self.executor_factory or process_pool)(self.workers)
             future = asyncio.wrap_future(self._executor.submit(
                 # (pickled by name: a worker imports bot.games.strong_ai only, not the bot)
                 strong_ai.choose, game, view, seed=seed, budget_ms=budget, iterations=iterations),
