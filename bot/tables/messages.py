@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -36,9 +37,15 @@ def level_name(table: Table) -> str:
     return option_value(AI_LEVEL, level_of(table.options))
 
 
-def picture_names(table: Table) -> list[str]:
-    """The seats' names as the table picture draws them: an AI seat's with its level ("AI 2 · strong")."""
-    return [f"{seat.name} · {level_name(table)}" if seat.is_ai else seat.name for seat in table.seats]
+def with_levels(picture: Any, table: Table) -> Any:
+    """The table picture with each AI seat's level as the first fact of its box ("AI 2" over
+    "strong · 9 cards"): after the name, where a narrow box cuts a long name short."""
+    if picture is None or len(picture.seats) != len(table.seats):
+        return picture
+    level = level_name(table)
+    return dataclasses.replace(picture, seats=tuple(
+        dataclasses.replace(box, detail=f"{level}\n{box.detail}" if box.detail else level) if seat.is_ai else box
+        for box, seat in zip(picture.seats, table.seats)))
 
 
 def option_value(option: Any, value: Any) -> str:
@@ -152,7 +159,7 @@ def shown_view(table: Table, seat: int | None) -> dict:
 def table_picture(table: Table, ui: GameUI) -> Any:
     """The game's picture of the public table (a :class:`rendering.table_picture.TablePicture`),
     or None for a game that shows none."""
-    return ui.table_picture(shown_view(table, None), picture_names(table), table)
+    return with_levels(ui.table_picture(shown_view(table, None), table.raw_names(), table), table)
 
 
 async def table_png_bytes(picture: Any) -> bytes:

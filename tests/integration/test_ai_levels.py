@@ -53,8 +53,9 @@ async def test_the_ai_option_is_stored_and_each_ai_seat_says_its_level(simcord_e
     lobby = players.channel.history()[0]
     assert players_field(lobby).splitlines()[1:] == ["2. 🤖 AI 1 · strong", "3. 🤖 AI 2 · strong"]
     ui = env.bot.tables.ui_of(table)
-    names = [seat.name for seat in messages.table_picture(table, ui).seats]
-    assert names == ["lan", "AI 1 · strong", "AI 2 · strong"]
+    boxes = messages.table_picture(table, ui).seats
+    assert [(box.name, box.detail.split("\n")[0]) for box in boxes][1:] == [("AI 1", "strong"), ("AI 2", "strong")]
+    assert "strong" not in boxes[0].detail
     lan = players.members[0]
     await quick_move(lan.user, lambda: dm(lan))  # Lan discards: the AI seats think, in the pool
     assert table.version >= 3 and {level for level, _seat in spy} == {"strong"}
@@ -119,7 +120,8 @@ async def test_a_game_restored_after_a_restart_plays_on_at_the_same_level(simcor
     for _ in range(3):
         await env.advance_time(60)
     assert after.version > before.version and spy and {level for level, _seat in spy} == {"easy"}
-    assert messages.picture_names(after) == ["lan", "AI 1 · easy", "AI 2 · easy"]
+    boxes = messages.table_picture(after, env.bot.tables.ui_of(after)).seats
+    assert [box.detail.split("\n")[0] for box in boxes][1:] == ["easy", "easy"]
 
 
 async def test_a_slow_search_at_one_table_does_not_delay_a_click_at_another(simcord_env, monkeypatch):
