@@ -1,7 +1,7 @@
 """Many tables on one bot: Discord REST calls against the global rate limit, uploads, latency, stalls.
 
     python -m benchmarks.load [--tables 100] [--humans 1|4] [--game phom|chan|tusac|chinchon|concan|all]
-                              [--ai easy|normal|strong] [--ai-delay SECONDS] [--think 5] [--seconds 60] [--seed 1]
+                              [--ai easy|normal|strong [--burn]] [--ai-delay SECONDS] [--think 5] [--seconds 60] [--seed 1]
                               [--database URL|postgres] [--processes K] [--profile FILE] [--text-only]
 
 N tables share one bot in one SimCord environment, each with 1 person and 3 AI seats
@@ -10,7 +10,8 @@ N tables share one bot in one SimCord environment, each with 1 person and 3 AI s
 AI seats wait ``ai_delay_seconds`` (1 s) before each move, in wall-clock time (``--ai-delay 0``
 for the coalesced bursts of the tests); only the turn timers are set beyond the run. The AI
 seats play at ``--ai``'s level (``/<game> new ai:``; default normal): ``strong`` searches in the
-bot's worker processes during each AI pause, whose CPU is measured too (``/proc``, Linux).
+bot's worker processes during each AI pause, whose CPU is measured too (``/proc``, Linux);
+``--burn`` makes each search spend its whole budget on the CPU (:mod:`benchmarks.burn`).
 
 Every person behaves like a user: after an exponential think time (mean ``--think`` seconds)
 he clicks **Quick Select**, thinks again and clicks the move button it lit (a hand without Quick
@@ -72,9 +73,11 @@ import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch)
 from simcord import Env  # noqa: E402
 from simcord.http import router  # noqa: E402
 
+from benchmarks.burn import burning_pool  # noqa: E402
 from benchmarks.load_figures import Figures, merge, percentile, split_tables  # noqa: E402
 from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_per_token, upload_size  # noqa: E402
 from bot.app import create_bot  # noqa: E402
+from rendering import warm_sprites  # noqa: E402
 from bot.backends import is_postgres  # noqa: E402
 from bot.config import load  # noqa: E402
 from bot.tables.thinking import LEVELS  # noqa: E402
@@ -382,8 +385,15 @@ async def main(args) -> None:
         # The AI pauses fire by SimCord's wall-clock fallback; under load its settling may
         # take longer than the default 5 s before it moves the virtual clock.
         env = Env(bot, settle_timeout=60)
+        # every deck's sprites drawn before the bot starts (as the tests do): its own warm-up then
+        # takes milliseconds, not the seconds a loaded machine needs, which overran the 5 s
+        # SimCord gives a bot to attach
+        for deck in ("french", "spanish", "tosom", "tusac"):
+            warm_sprites(deck)
         keep_ids_apart(env, args.child)
         await env.start()
+        if args.burn:
+            bot.tables.thinking.executor_factory = burning_pool
         adopt_only_tables_of_this_world(bot)
         rest = RestCounter(bot)
         rest.install()
@@ -557,7 +567,7 @@ async def start_child(args, database: str, child: int, tables: int, output: Path
                "--child", child, "--raw-out", output]
     if args.ai_delay is not None:
         options += ["--ai-delay", args.ai_delay]
-    options += ["--ai", args.ai]
+    options += ["--ai", args.ai] + (["--burn"] if args.burn else [])
     if args.profile:
         options += ["--profile", f"{args.profile}.{child}"]
     if args.text_only:
@@ -683,7 +693,8 @@ def report(args, figures: Figures) -> None:
     print(f"{cpu_spent(figures)}, {sum(figures.cpu) / max(sum(clicks.values()), 1) * 1000:.1f} ms per click")
     if figures.ai == "strong":
         pool = sum(figures.pool_cpu)
-        print(f"strong AI: {figures.searches} searches ({figures.searches / wall:.1f}/s), "
+        print(f"strong AI{' (each search burning its budget)' if args.burn else ''}: "
+              f"{figures.searches} searches ({figures.searches / wall:.1f}/s), "
               f"{figures.fallbacks} gave way to normal; its worker processes' CPU {pool:.1f} s "
               f"({pool / wall * 100:.0f}% of one core); bot and workers together "
               f"{(sum(figures.cpu) + pool) / wall * 100:.0f}% of one core")
@@ -728,6 +739,8 @@ def parse_arguments(argv=None):
     parser.add_argument("--ai-delay", type=float, default=None,
                         help="the AI's pause before a move, seconds (default: the config's, 1 s)")
     parser.add_argument("--ai", choices=LEVELS, default="normal", help="the AI seats' level (default normal)")
+    parser.add_argument("--burn", action="store_true",
+                        help="with --ai strong: each search spends its whole budget on the CPU")
     parser.add_argument("--think", type=float, default=5.0, help="mean think time before a click, seconds")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
