@@ -89,6 +89,7 @@ class Thinking:
         self.searches = 0  # searches submitted since the start
         self.fallbacks = 0  # moves ``normal`` played because a search failed or was late
         self._warned = False
+        self._closed = False  # the bot stopped: no pool is started again
 
     def budget_ms(self, pause: float) -> float:
         """The time budget of a search starting now: the configured one, within the pause, and
@@ -102,6 +103,8 @@ class Thinking:
     def warm(self) -> None:
         """Start the workers now (a strong table's game starts), so that its first search does
         not wait for a process to start (a spawned worker takes up to a second)."""
+        if self._closed:
+            return
         try:
             if self._executor is None:
                 self._executor = (self.executor_factory or process_pool)(self.workers)
@@ -118,6 +121,8 @@ class Thinking:
         budget = None if iterations else self.budget_ms(pause)
         loop = asyncio.get_running_loop()
         try:
+            if self._closed:
+                raise RuntimeError("the bot is stopping")
             if self._executor is None:
                 self._executor = (self.executor_factory or process_pool)(self.workers)
             future = asyncio.wrap_future(self._executor.submit(
@@ -142,13 +147,14 @@ class Thinking:
 
     async def result(self, thought: Thought) -> str:
         """The search's move, or ``normal``'s if the search failed or is not back when due (the
-        search is then abandoned: a busy pool gives up its oldest work first)."""
+        search is then cancelled, so that a late search does not hold a worker that later ones need)."""
         try:
             return await asyncio.wait_for(asyncio.shield(thought.future),
                                           max(0.0, thought.due - time.monotonic()))
         except asyncio.CancelledError:
             if not thought.future.cancelled():
-                raise  # the table's task itself was cancelled
+                thought.future.cancel()  # the table's task itself was cancelled: its search is moot
+                raise
             why: BaseException | str = "cancelled"
         except asyncio.TimeoutError:
             thought.future.cancel()
@@ -170,6 +176,7 @@ class Thinking:
 
     async def close(self) -> None:
         """Stop the workers (the bot stops): queued searches are dropped, running ones end."""
+        self._closed = True
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
