@@ -18,8 +18,12 @@ def burning_pool(workers: int) -> concurrent.futures.Executor:
 
 
 def burn_budgets() -> None:
-    """In a worker: ``strong_ai.choose`` (which the bot's searches name) spends its budget first."""
+    """In a worker (started as the bot's are, below its priority): ``strong_ai.choose`` (which
+    the bot's searches name) spends its budget first."""
     from bot.games import strong_ai
+    from bot.tables.thinking import worker_start
+
+    worker_start()
 
     search = strong_ai.choose
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -37,6 +38,8 @@ FLOOR_MS = 10.0
 GRACE = 0.25
 #: a search bounded by iterations (tests) is waited for this long, whatever the machine's load
 ITERATIONS_WAIT = 30.0
+#: how much lower than the bot's the workers' scheduling priority is (``nice``)
+WORKER_NICENESS = 10
 
 
 def easy(game: str, view: dict[str, Any]) -> str:
@@ -184,7 +187,16 @@ class Thinking:
 
 def process_pool(workers: int) -> concurrent.futures.Executor:
     # spawned, not forked: a fork would copy the bot's threads' locks (aiosqlite, asyncpg) mid-use
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                                  initializer=worker_start)
+
+
+def worker_start() -> None:
+    """In a worker process: run below the bot's priority. A search is anytime, so it takes the
+    CPU the bot leaves: on a machine with few cores, the bot's own work (clicks, edits, the
+    other tables' moves) comes first, not after the searches'."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
 
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Thinking", "Thought", "easy", "level_of", "move_seed", "normal",

@@ -42,6 +42,8 @@ async def test_a_search_runs_in_a_worker_process_and_plays_a_legal_move():
         assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
         assert {p.pid for p in pool._processes.values()} and os.getpid() not in pool._processes
         assert (brain.searches, brain.running, brain.fallbacks) == (1, 0, 0)
+        # below the bot's priority: the bot's own work comes first
+        assert pool.submit(os.nice, 0).result() == min(19, os.nice(0) + thinking.WORKER_NICENESS)
     finally:
         await brain.close()
     assert brain._executor is None
