@@ -1,7 +1,8 @@
 """Many tables on one bot: Discord REST calls against the global rate limit, uploads, latency, stalls.
 
     python -m benchmarks.load [--tables 100] [--humans 1|4] [--game phom|chan|tusac|chinchon|concan|all]
-                              [--ai easy|normal|strong [--burn]] [--ai-delay SECONDS] [--think 5] [--seconds 60] [--seed 1]
+                              [--ai easy|normal|strong [--burn]] [--ai-delay SECONDS] [--think 5]
+                              [--seconds 60] [--seed 1]
                               [--database URL|postgres] [--processes K] [--profile FILE] [--text-only]
 
 N tables share one bot in one SimCord environment, each with 1 person and 3 AI seats
