@@ -191,3 +191,19 @@ async def test_the_strong_ai_thinks_during_its_pause(simcord_env, monkeypatch):
     (person, discarded), (ai, answered) = moved[:2]
     assert (person, ai) == (0, 1)
     assert 0.6 <= answered - discarded < 0.95  # pause + search would be 1.1 s
+
+
+async def test_a_strong_table_whose_pool_fails_plays_on_as_normal(simcord_env, monkeypatch, caplog):
+    env = simcord_env
+
+    class Broken(concurrent.futures.Executor):
+        def submit(self, fn, *args, **kwargs):
+            raise concurrent.futures.process.BrokenProcessPool("a worker was killed")
+
+    monkeypatch.setattr(thinking, "process_pool", lambda workers: Broken())
+    lan = (await start_table(env, "phom", 1, 1, seed=2, level="strong")).members[0]
+    table = table_of(env)
+    assert await quick_move(lan.user, lambda: dm(lan)) == []  # Lan discards; the AI draws and discards
+    assert table.version == 3 and env.bot.tables.thinking.fallbacks == 2
+    warned = [r for r in caplog.records if "normal AI plays instead" in r.getMessage()]
+    assert len(warned) == 1  # logged once
