@@ -7,8 +7,9 @@
   and lets it run during the AI's pause, so the move lands at the end of the pause (not after
   pause + thought). Its time budget shrinks while the workers are busy (the configured budget
   divided by the searches queued per worker, down to :data:`FLOOR_MS`): the searches queued
-  ahead of one then take about one budget in all, so 200 tables still move on time. A search
-  that fails, or is not back in time, gives way to ``normal`` (logged once).
+  ahead of one then take about one budget in all, so a move is due about when its pause ends
+  however many tables are busy. A search that fails, or is not back in time (more searches than
+  even the floor lets the workers finish), gives way to ``normal`` (logged once).
 
 Every level decides from the seat's view (``state.view(seat)``) only.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import importlib
 import logging
 import multiprocessing
 import os
@@ -47,7 +49,7 @@ def easy(game: str, view: dict[str, Any]) -> str:
 
 
 def normal(game: str, view: dict[str, Any]) -> str:
-    return strong_ai.normal_choose(game)(view)
+    return importlib.import_module(f"bot.games.{game}_ai").choose(view)
 
 
 def level_of(options: dict[str, Any]) -> str:
