@@ -157,7 +157,7 @@ async def test_a_slow_search_at_one_table_does_not_delay_a_click_at_another(simc
     # emitted, not settled: settling waits for the search
     emit_component(env, lan.user, dm(lan), custom_id(dm(lan), "Discard"))
     await until("Minh's click answered", lambda: asyncio.sleep(0, table_b.id in handled), 10)
-    assert handled[table_b.id] - searching[0] < 0.6, "Minh's click waited for table A's search"
+    assert handled[table_b.id] - searching[0] < 0.9, "Minh's click waited for table A's search"
     assert table_a.version == version + 1, "table A's AI is still thinking"  # (Lan's discard applied)
     await env.settle()
     assert table_a.version > version + 1  # its moves landed once the searches were back
@@ -190,7 +190,7 @@ async def test_the_strong_ai_thinks_during_its_pause(simcord_env, monkeypatch):
     await until("the AI's move", lambda: asyncio.sleep(0, len(moved) >= 2), 10)
     (person, discarded), (ai, answered) = moved[:2]
     assert (person, ai) == (0, 1)
-    assert 0.6 <= answered - discarded < 0.95  # pause + search would be 1.1 s
+    assert 0.6 <= answered - discarded < 1.0  # pause + search would be 1.1 s at least
 
 
 async def test_a_strong_table_whose_pool_fails_plays_on_as_normal(simcord_env, monkeypatch, caplog):
