@@ -37,6 +37,17 @@ class Config:
     max_turn_seconds: int = 600
     # Pause before an AI seat moves, so people can follow the table; 0 in tests.
     ai_delay_seconds: float = 1.0
+    # The AI level of a new table when neither /<game> new nor the server says: "easy" (the
+    # plain rule player), "normal" (each game's AI) or "strong" (a search, bot/tables/thinking.py).
+    ai_level: str = "normal"
+    # The strong AI thinks in this many worker processes (unset: one fewer than the cores, at
+    # least one), during the AI's pause, for this many milliseconds a move at most: the budget
+    # shrinks when the workers are busy, so that every move still lands at the end of its pause.
+    ai_workers: int | None = None
+    ai_strong_budget_ms: float = 300.0
+    # Tests and benchmarks: a search bounded by work (this many iterations) instead of time,
+    # so that a seeded move is the same on every machine.
+    ai_strong_iterations: int | None = None
     # Consecutive turn timeouts after which a seat is marked away and played by the AI.
     away_after_timeouts: int = 2
     max_tables_per_channel: int = 5
@@ -125,6 +136,12 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
         raise ValueError("health_retry_seconds must be positive")
     if not 1 <= config.lease_seconds <= 3600:
         raise ValueError("lease_seconds must be between 1 and 3600")
+    if config.ai_level not in {"easy", "normal", "strong"}:
+        raise ValueError("ai_level must be 'easy', 'normal' or 'strong'")
+    if config.ai_workers is not None and config.ai_workers < 1:
+        raise ValueError("ai_workers must be at least 1")
+    if not 0 < config.ai_strong_budget_ms <= 10_000:
+        raise ValueError("ai_strong_budget_ms must be between 0 and 10000")
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
     if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:

@@ -198,12 +198,15 @@ def private_texts(result: InteractionResult) -> list[str]:
 
 async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=None, seed=None,
                       seating="lobby", guild_id: int | None = None, shard_id: int | None = None, bot=None,
-                      **options) -> Players:
+                      level: str | None = None, **options) -> Players:
     """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``
     (a match: ``decks``, the packs of its first rounds) to the seats in ``seating`` (positions in
     the lobby): "lobby" keeps the lobby's order even where the table draws the seating (Concan),
     None seats the players as the table would. ``guild_id`` or ``shard_id``: the server's id or
-    its shard, ``bot``: the bot process that receives the server's commands (env.bot by default)."""
+    its shard, ``bot``: the bot process that receives the server's commands (env.bot by default),
+    ``level``: the table's AI level (the ``ai`` option)."""
+    if level is not None:
+        options["ai"] = level
     players = Players(env, humans, guild_id=guild_id, shard_id=shard_id)
     host = players.members[0]
     await host.slash(players.channel, f"{game} new", **options)
