@@ -1,14 +1,19 @@
 """Many tables on one bot: Discord REST calls against the global rate limit, uploads, latency, stalls.
 
     python -m benchmarks.load [--tables 100] [--humans 1|4] [--game phom|chan|tusac|chinchon|concan|all]
-                              [--ai-delay SECONDS] [--think 5] [--seconds 60] [--seed 1]
+                              [--ai easy|normal|strong [--burn]] [--ai-delay SECONDS] [--think 5]
+                              [--seconds 60] [--seed 1]
                               [--database URL|postgres] [--processes K] [--profile FILE] [--text-only]
+                              [--metrics]
 
 N tables share one bot in one SimCord environment, each with 1 person and 3 AI seats
 (``--humans 1``, the default) or 4 people (``--humans 4``), all of one game or, with
 ``--game all``, spread over the five games. The bot runs with the default configuration: the
 AI seats wait ``ai_delay_seconds`` (1 s) before each move, in wall-clock time (``--ai-delay 0``
-for the coalesced bursts of the tests); only the turn timers are set beyond the run.
+for the coalesced bursts of the tests); only the turn timers are set beyond the run. The AI
+seats play at ``--ai``'s level (``/<game> new ai:``; default normal): ``strong`` searches in the
+bot's worker processes during each AI pause, whose CPU is measured too (``/proc``, Linux);
+``--burn`` makes each search spend its whole budget on the CPU (:mod:`benchmarks.burn`).
 
 Every person behaves like a user: after an exponential think time (mean ``--think`` seconds)
 he clicks **Quick Select**, thinks again and clicks the move button it lit (a hand without Quick
@@ -34,6 +39,9 @@ not the bot, could not keep up), the longest event-loop stall (gap of a 1 ms hea
 pauses, process CPU, the routes, games settled; and, after the clicks stop and the bot has
 drained, tables stuck (game over but not finished) and games over but unsettled — both must be 0.
 ``--text-only`` runs the tables without their picture: the difference is what the pictures cost.
+``--metrics`` turns the bot's metrics on (``metrics_port``) and scrapes ``/metrics`` and
+``/healthz`` every 15 s, as Prometheus and a healthcheck would: compared with a run without it,
+what the metrics cost per click.
 
 ``--processes K`` (PostgreSQL only) shares the tables among K processes of this script, as the
 shards of one bot share them: each runs its own bot in its own simulated Discord (their ids kept
@@ -70,12 +78,14 @@ import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch)
 from simcord import Env  # noqa: E402
 from simcord.http import router  # noqa: E402
 
+from benchmarks.burn import burning_pool  # noqa: E402
 from benchmarks.load_figures import Figures, merge, percentile, split_tables  # noqa: E402
 from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_per_token, upload_size  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from bot.backends import is_postgres  # noqa: E402
 from bot.config import load  # noqa: E402
-from tests.simhelpers import Players, buttons, dm, emit_component, play_channel  # noqa: E402
+from bot.tables.thinking import LEVELS  # noqa: E402
+from tests.simhelpers import Players, buttons, dm, emit_component, play_channel, warm_every_deck  # noqa: E402
 
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
 # Buttons that prepare a move or change the view, never a move themselves.
@@ -310,10 +320,10 @@ class Human:
             await self.click(last, buttons(last)["Next round"], "next")
 
 
-async def open_table(env, players: Players, game: str, humans: int):
+async def open_table(env, players: Players, game: str, humans: int, ai: str = "normal"):
     """The lobby of ``/<game> new``, everyone seated and AI seats filled: its Start button."""
     host = players.members[0]
-    await host.slash(players.channel, f"{game} new", seats=4, turn_seconds=600)
+    await host.slash(players.channel, f"{game} new", seats=4, turn_seconds=600, ai=ai)
     for member in players.members[1:]:
         await member.click(players.channel.last_message, label="Join")
     for _ in range(4 - humans):
@@ -365,6 +375,8 @@ async def main(args) -> None:
     rng = random.Random(args.seed)
     games = GAMES if args.game == "all" else (args.game,)
     overrides = {} if args.ai_delay is None else {"ai_delay_seconds": args.ai_delay}
+    if args.metrics:
+        overrides["metrics_port"] = free_port()
     async with contextlib.AsyncExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         database = await stack.enter_async_context(database_for(args.database, Path(tmp)))
@@ -379,8 +391,11 @@ async def main(args) -> None:
         # The AI pauses fire by SimCord's wall-clock fallback; under load its settling may
         # take longer than the default 5 s before it moves the virtual clock.
         env = Env(bot, settle_timeout=60)
+        warm_every_deck()  # (the bot's own warm-up must not overrun SimCord's attach on a busy machine)
         keep_ids_apart(env, args.child)
         await env.start()
+        if args.burn:
+            bot.tables.thinking.executor_factory = burning_pool
         adopt_only_tables_of_this_world(bot)
         rest = RestCounter(bot)
         rest.install()
@@ -396,7 +411,7 @@ async def main(args) -> None:
             gc.collect()
             gc.freeze()
             table_games = [games[number % len(games)] for number in range(args.tables)]
-            lobbies = [await open_table(env, players, game, args.humans)
+            lobbies = [await open_table(env, players, game, args.humans, args.ai)
                        for players, game in zip(servers, table_games)]
             humans = [Human(env, players, member, index == 0, random.Random(rng.random()), rest, args.think)
                       for players in servers for index, member in enumerate(players.members)]
@@ -421,9 +436,13 @@ async def main(args) -> None:
             gc.callbacks.append(gc_pauses.callback)
             beat, stop = Heartbeat(env.backend), asyncio.Event()
             ticking = asyncio.create_task(beat.run(stop))
+            scraping = asyncio.create_task(scrape_every(config.metrics_port, SCRAPE_SECONDS, stop)) \
+                if args.metrics else None
             errors_before = len(env.errors)
             rest.counting = True
             profiler = cProfile.Profile() if args.profile else None
+            pool0 = pool_cpu(bot)
+            searches0, fallbacks0 = bot.tables.thinking.searches, bot.tables.thinking.fallbacks
             cpu0, wall0 = time.process_time(), time.perf_counter()
             until = wall0 + args.seconds
             print(f"measuring for {args.seconds:.0f} s…", file=sys.stderr)
@@ -434,9 +453,14 @@ async def main(args) -> None:
                 profiler.disable()
                 profiler.dump_stats(args.profile)
             cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+            pool = pool_cpu(bot)
+            workers_cpu = sum(spent - pool0.get(pid, 0.0) for pid, spent in pool.items())
+            searches = bot.tables.thinking.searches - searches0
+            fallbacks = bot.tables.thinking.fallbacks - fallbacks0
             rest.counting = False
             stop.set()
             await ticking
+            scrapes = await scraping if scraping is not None else 0
             gc.callbacks.remove(gc_pauses.callback)
 
             drain_seconds, playing_on = await drain(bot, rest, limit=10 + 4 * config.ai_delay_seconds)
@@ -452,8 +476,9 @@ async def main(args) -> None:
                 calls=rest.calls, kinds=rest.kinds, uploads=rest.uploads, private_answers=rest.private_answers,
                 refusals=rest.refusals, ai_pauses=list(sleeps.ai_pauses), overslept=list(sleeps.overslept), gaps=list(beat.gaps),
                 gc_pauses=gc_pauses.pauses, settled=await settled_count(bot) - settled_before,
-                stuck=stuck, unsettled=unsettled, drain_seconds=drain_seconds, playing_on=playing_on,
-                errors=[describe(error) for error in env.errors[errors_before:]])
+                stuck=stuck, unsettled=unsettled, drain_seconds=drain_seconds, playing_on=playing_on, scrapes=scrapes,
+                errors=[describe(error) for error in env.errors[errors_before:]],
+                ai=args.ai, pool_cpu=[workers_cpu], searches=searches, fallbacks=fallbacks)
             if args.raw_out:
                 Path(args.raw_out).write_text(figures.to_json())
             else:
@@ -463,6 +488,50 @@ async def main(args) -> None:
             rest.uninstall()
             await env.shutdown()
             await bot.release()
+
+
+#: How often ``--metrics`` scrapes, as a Prometheus would (its default interval is 15 s).
+SCRAPE_SECONDS = 15.0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def scrape_every(port: int, seconds: float, stop: asyncio.Event) -> int:
+    """Scrape the bot's /metrics and /healthz every ``seconds`` until ``stop``; how many times."""
+    import aiohttp
+
+    scrapes = 0
+    # a connection closed after each scrape: one kept alive is work of the bot's that SimCord
+    # waits for before it moves its clock (the AI's pauses would overrun)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as session:
+        while not stop.is_set():
+            for path in ("/metrics", "/healthz"):
+                async with session.get(f"http://127.0.0.1:{port}{path}") as response:
+                    await response.read()
+            scrapes += 1
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), seconds)
+    return scrapes
+
+
+def pool_cpu(bot) -> dict[int, float]:
+    """CPU seconds (user + system) each of the strong AI's worker processes has spent so far,
+    by process id (none before the pool starts), from /proc."""
+    executor = bot.tables.thinking._executor
+    spent = {}
+    for pid in list(getattr(executor, "_processes", None) or {}):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        spent[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return spent
 
 
 def describe(error: BaseException) -> str:
@@ -533,10 +602,13 @@ async def start_child(args, database: str, child: int, tables: int, output: Path
                "--child", child, "--raw-out", output]
     if args.ai_delay is not None:
         options += ["--ai-delay", args.ai_delay]
+    options += ["--ai", args.ai] + (["--burn"] if args.burn else [])
     if args.profile:
         options += ["--profile", f"{args.profile}.{child}"]
     if args.text_only:
         options.append("--text-only")
+    if args.metrics:
+        options.append("--metrics")
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "benchmarks.load", *map(str, options), cwd=ROOT,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
@@ -605,8 +677,9 @@ def report(args, figures: Figures) -> None:
     game = "five games" if args.game == "all" else args.game
     seats = "1 person + 3 AI" if args.humans == 1 else f"{args.humans} people" + \
         (f" + {4 - args.humans} AI" if args.humans < 4 else "")
-    print(f"\n{tables_heading(figures.tables)} ({seats}, {game}{', text only' if args.text_only else ''}), "
-          f"AI delay {figures.ai_delay:g} s, think {args.think:g} s, {wall:.0f} s measured "
+    print(f"\n{tables_heading(figures.tables)} ({seats}, {game}{', text only' if args.text_only else ''}"
+          f"{', metrics on' if args.metrics else ''}), "
+          f"AI {figures.ai}, delay {figures.ai_delay:g} s, think {args.think:g} s, {wall:.0f} s measured "
           f"({table_minutes:.1f} table-minutes), {figures.database}")
     print(f"human clicks: {sum(clicks.values())} ({sum(clicks.values()) / wall:.1f}/s): {moves} moves, "
           f"{clicks['quick']} Quick Select, {clicks['next']} Next round, {clicks['rematch']} Rematch, "
@@ -655,7 +728,15 @@ def report(args, figures: Figures) -> None:
         if pauses:
             print(f"gc gen {generation}: {len(pauses)} collections, max {max(pauses) * 1000:.1f} ms, "
                   f"total {sum(pauses) * 1000:.0f} ms")
-    print(f"{cpu_spent(figures)}, {sum(figures.cpu) / max(sum(clicks.values()), 1) * 1000:.1f} ms per click")
+    print(f"{cpu_spent(figures)}, {sum(figures.cpu) / max(sum(clicks.values()), 1) * 1000:.1f} ms per click"
+          + (f"; metrics on, scraped {figures.scrapes} times" if args.metrics else "; metrics off"))
+    if figures.ai == "strong":
+        pool = sum(figures.pool_cpu)
+        print(f"strong AI{' (each search burning its budget)' if args.burn else ''}: "
+              f"{figures.searches} searches ({figures.searches / wall:.1f}/s), "
+              f"{figures.fallbacks} gave way to normal; its worker processes' CPU {pool:.1f} s "
+              f"({pool / wall * 100:.0f}% of one core); bot and workers together "
+              f"{(sum(figures.cpu) + pool) / wall * 100:.0f}% of one core")
     print("routes: calls per human move · per table-minute · KB per human move  (G: globally limited, "
           "I: interaction)")
     for name, count in figures.calls.most_common(12):
@@ -696,6 +777,9 @@ def parse_arguments(argv=None):
                         help="the game of every table; all: the tables spread over the five games")
     parser.add_argument("--ai-delay", type=float, default=None,
                         help="the AI's pause before a move, seconds (default: the config's, 1 s)")
+    parser.add_argument("--ai", choices=LEVELS, default="normal", help="the AI seats' level (default normal)")
+    parser.add_argument("--burn", action="store_true",
+                        help="with --ai strong: each search spends its whole budget on the CPU")
     parser.add_argument("--think", type=float, default=5.0, help="mean think time before a click, seconds")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
@@ -708,6 +792,9 @@ def parse_arguments(argv=None):
                         "one file per process: FILE.0, FILE.1…)")
     parser.add_argument("--text-only", action="store_true",
                         help="tables without their picture (what the table picture costs, by difference)")
+    parser.add_argument("--metrics", action="store_true",
+                        help="the bot's metrics on, /metrics and /healthz scraped every 15 s "
+                        "(their cost, by difference)")
     # what --processes gives each of its processes
     parser.add_argument("--child", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--raw-out", help=argparse.SUPPRESS)

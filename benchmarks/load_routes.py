@@ -12,16 +12,13 @@ import io
 import re
 from typing import Any
 
-GLOBAL = "global"
-INTERACTION = "interaction"
+from bot.metrics import GLOBAL, INTERACTION, call_class as classify  # noqa: F401 (the bot's metrics count so too)
 
 # Discord's documented global limit, per bot token.
 GLOBAL_LIMIT_PER_SECOND = 50
 
 _ID = re.compile(r"/\d{6,}")
 _TOKEN = re.compile(r"/(interactions|webhooks)/(\d+|:id)/[^/]+")
-_CALLBACK = re.compile(r"^/interactions/[^/]+/[^/]+/callback/?$")
-_WEBHOOK_WITH_TOKEN = re.compile(r"^/webhooks/[^/]+/[^/]+(/|$)")
 
 
 def route(path: str) -> str:
@@ -29,17 +26,6 @@ def route(path: str) -> str:
     path = path.split("?", 1)[0]
     path = _ID.sub("/:id", path)
     return _TOKEN.sub(lambda m: f"/{m.group(1)}/:id/:token", path)
-
-
-def classify(method: str, path: str) -> str:
-    """:data:`INTERACTION` for an interaction callback or an interaction-webhook call (not
-    counted by Discord against the global limit), else :data:`GLOBAL`."""
-    path = path.split("?", 1)[0]
-    if method.upper() == "POST" and _CALLBACK.match(path):
-        return INTERACTION
-    if _WEBHOOK_WITH_TOKEN.match(path):
-        return INTERACTION
-    return GLOBAL
 
 
 def file_size(file: Any) -> int:

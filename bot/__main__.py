@@ -1,6 +1,7 @@
 """``python -m bot`` (``chieu``): start Chiếu with DISCORD_TOKEN and optional config.toml;
 ``chieu --local`` runs it without Discord, on a page in the browser (:mod:`bot.local`);
-``chieu copy-database SQLITE [URL]`` copies a SQLite database into PostgreSQL."""
+``chieu copy-database SQLITE [URL]`` copies a SQLite database into PostgreSQL;
+``chieu backup PATH`` copies the live SQLite database to PATH."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     local.add_argument("--people", default="you", metavar="NAMES",
                        help="comma-separated names of the local people, for a hot-seat game (default: you)")
     local.add_argument("--port", type=int, default=0, help="the page's port on 127.0.0.1 (default: any free one)")
-    local.add_argument("--database", metavar="PATH",
+    local.add_argument("--database", metavar="PATH", dest="local_database",  # (not backup's --database)
                        help=f"the local mode's own SQLite file (default: {LOCAL_DATABASE})")
     local.add_argument("--no-browser", action="store_true", help="print the page's address without opening it")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -50,10 +51,18 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("sqlite", help="the SQLite file, e.g. chieu.sqlite3")
     copy.add_argument("url", nargs="?",
                       help="postgresql://user:password@host:5432/dbname (default: `database` in the config)")
+    backup = commands.add_parser(
+        "backup", help="copy the SQLite database to a file while the bot runs",
+        description="Copy the SQLite database (`database` in the config, or CHIEU_DATABASE) to PATH with "
+                    "SQLite's online backup API: a consistent copy while the bot runs. PostgreSQL: use pg_dump.")
+    backup.add_argument("path", help="the backup file to write, e.g. backups/chieu-2026-11-28.sqlite3")
+    backup.add_argument("--database", help="the SQLite file to back up (default: `database` in the config)")
     args = parser.parse_args(argv)
     config = config_module.load(args.config)
     if args.command == "copy-database":
         return copy_database(args.sqlite, args.url or config.database)
+    if args.command == "backup":
+        return backup_database(args.database or config.database, args.path)
     if args.local:
         return run_local(config, args)
     if not config.token:
@@ -74,7 +83,7 @@ def run_local(config: config_module.Config, args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     people = tuple(dict.fromkeys(name.strip() for name in args.people.split(",") if name.strip())) or ("you",)
-    options = LocalOptions(people=people, database=args.database or LOCAL_DATABASE, port=args.port,
+    options = LocalOptions(people=people, database=args.local_database or LOCAL_DATABASE, port=args.port,
                            open_browser=not args.no_browser)
     logging.basicConfig(level=logging.getLevelName(config.log_level.upper()),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -93,6 +102,19 @@ def copy_database(source: str, target: str) -> int:
         asyncio.run(copy(source, target, say=print))
     except (CopyError, OSError, asyncpg.PostgresError) as exc:
         print(f"copy-database: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def backup_database(source: str, target: str) -> int:
+    import sqlite3
+
+    from .backup import BackupError, run
+
+    try:
+        run(source, target)
+    except (BackupError, OSError, sqlite3.Error) as exc:
+        print(f"backup: {exc}", file=sys.stderr)
         return 1
     return 0
 

@@ -19,6 +19,7 @@ from .i18n import _
 from .backends import database_failure
 from .config import Config
 from .db import Database
+from .metrics import Metrics
 from .tables.controls import Control
 from .tables.service import TableService
 from .translator import CatalogTranslator
@@ -37,6 +38,9 @@ class ChieuBot(commands.AutoShardedBot):
     tables: TableService
 
     def __init__(self, config: Config) -> None:
+        # /metrics and /healthz, when the operator asked for them (config metrics_port)
+        metrics = Metrics(config.metrics_host, config.metrics_port, config.health_retry_seconds) \
+            if config.metrics_port else None
         # Slash commands and components only: no privileged intents, no message content.
         # No message cache: every message the bot edits is named by id (partial messages) or
         # comes with its interaction, and thousands of cached messages would only lengthen
@@ -47,8 +51,10 @@ class ChieuBot(commands.AutoShardedBot):
                          # ping someone says so (the notice of closed DMs names its player).
                          allowed_mentions=discord.AllowedMentions.none(),
                          # one process may run every shard or some of them (config shard_ids)
-                         shard_count=config.shard_count, shard_ids=config.shard_ids)
+                         shard_count=config.shard_count, shard_ids=config.shard_ids,
+                         http_trace=metrics.http_trace() if metrics else None)
         self.config = config
+        self.metrics = metrics
         self._ready_logged = False
 
     async def setup_hook(self) -> None:
@@ -62,6 +68,8 @@ class ChieuBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tables.restore()
+        if self.metrics is not None:
+            await self.metrics.start(self)
         await self.sync_commands()
         # Draw every card sprite once, off the event loop, so the first hands render as fast
         # as the rest (a cold deck costs ~100 ms).
@@ -134,6 +142,8 @@ class ChieuBot(commands.AutoShardedBot):
 
     async def release(self) -> None:
         """Stop timers and close the database (also used by tests, which never call close())."""
+        if self.metrics is not None:
+            await self.metrics.stop()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "db"):

@@ -41,6 +41,17 @@ class Config:
     # **My hand** (as a player whose DMs are closed does); the local mode, whose page shows one
     # channel and no DMs, runs so.
     hands_by_dm: bool = True
+    # The AI level of a new table when neither /<game> new nor the server says: "easy" (the
+    # plain rule player), "normal" (each game's AI) or "strong" (a search, bot/tables/thinking.py).
+    ai_level: str = "normal"
+    # The strong AI thinks in this many worker processes (unset: one fewer than the cores, at
+    # least one), during the AI's pause, for this many milliseconds a move at most: the budget
+    # shrinks when the workers are busy, so that every move still lands at the end of its pause.
+    ai_workers: int | None = None
+    ai_strong_budget_ms: float = 300.0
+    # Tests and benchmarks: a search bounded by work (this many iterations) instead of time,
+    # so that a seeded move is the same on every machine.
+    ai_strong_iterations: int | None = None
     # Consecutive turn timeouts after which a seat is marked away and played by the AI.
     away_after_timeouts: int = 2
     max_tables_per_channel: int = 5
@@ -69,6 +80,12 @@ class Config:
     # This process's name in the leases, unique among the live processes on one database
     # (default: host name and process id).
     instance_name: str = ""
+    # Prometheus metrics and /healthz (bot.metrics) on this port; 0: off. Each process of a
+    # bot serves its own. Bound to metrics_host, this machine only unless told otherwise.
+    metrics_port: int = 0
+    metrics_host: str = "127.0.0.1"
+    # /healthz says unhealthy while a message of a table has been failing for longer than this.
+    health_retry_seconds: float = 600.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -117,8 +134,18 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
         if not config.shard_ids or len(set(config.shard_ids)) != len(config.shard_ids) or not all(
                 0 <= shard < config.shard_count for shard in config.shard_ids):
             raise ValueError(f"shard_ids must be distinct numbers from 0 to {config.shard_count - 1}")
+    if not 0 <= config.metrics_port <= 65535:
+        raise ValueError("metrics_port must be between 0 (off) and 65535")
+    if config.health_retry_seconds <= 0:
+        raise ValueError("health_retry_seconds must be positive")
     if not 1 <= config.lease_seconds <= 3600:
         raise ValueError("lease_seconds must be between 1 and 3600")
+    if config.ai_level not in {"easy", "normal", "strong"}:
+        raise ValueError("ai_level must be 'easy', 'normal' or 'strong'")
+    if config.ai_workers is not None and config.ai_workers < 1:
+        raise ValueError("ai_workers must be at least 1")
+    if not 0 < config.ai_strong_budget_ms <= 10_000:
+        raise ValueError("ai_strong_budget_ms must be between 0 and 10000")
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
     if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:

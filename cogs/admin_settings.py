@@ -18,17 +18,17 @@ from bot.i18n import C_, N_, _, ngettext, pgettext
 from bot.permissions import is_server_admin
 from bot.tables.server_settings import MAX_TABLES, SHOWN, server_defaults
 from bot.tables.adapter import chips
-from bot.tables.commands import MAX_STAKE
-from bot.tables.messages import COLOUR
+from bot.tables.commands import AI_LEVEL, MAX_STAKE
+from bot.tables.messages import COLOUR, option_value
 
 NAMES = (C_("command name", "settings"), C_("option name", "max_tables"), C_("option name", "enable"),
          C_("option name", "disable"), C_("option name", "tables_in"), C_("option name", "gm_role"),
-         C_("option name", "reset"))
+         C_("option name", "reset"), C_("option name", "ai_level"))
 #: what each setting is called, in the list and as a choice of ``reset``
 LABELS = {"language": C_("choice", "Table language"), "stake": C_("choice", "Stake"),
           "turn_seconds": C_("choice", "Seconds per move"), "max_tables": C_("choice", "Open tables per channel"),
           "disabled_games": C_("choice", "Games allowed"), "threads": C_("choice", "Where tables play"),
-          "gm_role": C_("choice", "Game-master role")}
+          "gm_role": C_("choice", "Game-master role"), "ai_level": C_("choice", "AI level")}
 #: where tables play (``tables_in``): the choice -> the stored ``threads``
 PLACES = {"threads": C_("choice", "A thread of their own"), "channel": C_("choice", "The channel itself")}
 GAMES = [app_commands.Choice(name=game.title, value=name) for name, game in REGISTRY.items()]
@@ -53,6 +53,8 @@ def shown_value(key: str, server, settings: dict[str, Any]) -> str:
         return _("in a thread of their own") if server.threads else _("in the channel itself")
     if key == "gm_role":
         return f"<@&{server.gm_role}>" if server.gm_role else _("none")
+    if key == "ai_level":
+        return option_value(AI_LEVEL, server.ai_level)
     raise KeyError(key)
 
 
@@ -66,7 +68,6 @@ def settings_embed(settings: dict[str, Any], config) -> discord.Embed:
             lines.append(_("{setting}: **{value}**").format(setting=label, value=value))
         else:
             lines.append(_("{setting}: **{value}** (default)").format(setting=label, value=value))
-    # the AI level of new tables comes here with issue #28
     embed = discord.Embed(title=_("Server settings"), colour=COLOUR, description="\n".join(lines))
     command = "/{} {}".format(pgettext("command name", "admin"), pgettext("command name", "settings"))
     embed.set_footer(text=_("Change them with the options of {command}. A table's own options still win.").format(
@@ -88,18 +89,21 @@ class SettingsCommands:
         disable=N_("A game that may not be opened here"),
         tables_in=N_("Whether new tables play in a thread of their own or in the channel itself"),
         gm_role=N_("The game-master role: its members administer the bot too (only admins may change it)"),
-        reset=N_("A setting back to its default (the game-master role: none)"))
+        reset=N_("A setting back to its default (the game-master role: none)"),
+        ai_level=N_("How well the AI seats of new tables play"))
     @app_commands.choices(
         language=[app_commands.Choice(name=name, value=code) for code, name in i18n.LANGUAGES.items()],
         enable=GAMES, disable=GAMES,
         tables_in=[app_commands.Choice(name=name, value=value) for value, name in PLACES.items()],
-        reset=[app_commands.Choice(name=LABELS[key], value=key) for key in SHOWN])
+        reset=[app_commands.Choice(name=LABELS[key], value=key) for key in SHOWN],
+        ai_level=AI_LEVEL.app_choices())
     async def settings(self, interaction: discord.Interaction, language: Optional[str] = None,
                        stake: Optional[app_commands.Range[int, 0, MAX_STAKE]] = None,
                        turn_seconds: Optional[int] = None,
                        max_tables: Optional[app_commands.Range[int, 1, MAX_TABLES]] = None,
                        enable: Optional[str] = None, disable: Optional[str] = None, tables_in: Optional[str] = None,
-                       gm_role: Optional[discord.Role] = None, reset: Optional[str] = None) -> None:
+                       gm_role: Optional[discord.Role] = None, reset: Optional[str] = None,
+                       ai_level: Optional[str] = None) -> None:
         if await self.refused(interaction):
             return
         bot = self.bot
@@ -107,7 +111,8 @@ class SettingsCommands:
             try:
                 before = await bot.db.server_settings(interaction.guild_id)
                 given = dict(language=language, stake=stake, turn_seconds=turn_seconds, max_tables=max_tables,
-                             enable=enable, disable=disable, tables_in=tables_in, gm_role=gm_role, reset=reset)
+                             enable=enable, disable=disable, tables_in=tables_in, gm_role=gm_role, reset=reset,
+                             ai_level=ai_level)
                 problem = self.settings_problem(interaction, given)
                 if problem:
                     return await interaction.response.send_message(problem, ephemeral=True)
@@ -132,6 +137,10 @@ class SettingsCommands:
             return _("`{option}` must be {low}–{high}.").format(option=pgettext("option name", "turn_seconds"),
                                                                  low=config.min_turn_seconds,
                                                                  high=config.max_turn_seconds)
+        level = given.get("ai_level")
+        if level is not None and level not in AI_LEVEL.choices:  # (a client may send anything)
+            return _("`{option}` must be one of {values}.").format(option=pgettext("option name", "ai_level"),
+                                                                    values=", ".join(AI_LEVEL.choices))
         if given["enable"] is not None and given["enable"] == given["disable"]:
             return _("A game cannot be enabled and disabled at once.")
         role = given["gm_role"]
@@ -151,8 +160,8 @@ def changed_settings(before: dict[str, Any], given: dict[str, Any]) -> tuple[dic
     if given["reset"] is not None:
         after.pop(given["reset"], None)
         changes.append(f"reset {given['reset']}")
-    for key in ("language", "stake", "turn_seconds", "max_tables"):
-        if given[key] is not None:
+    for key in ("language", "stake", "turn_seconds", "max_tables", "ai_level"):
+        if given.get(key) is not None:
             after[key] = given[key]
             changes.append(f"{key} {given[key]}")
     disabled = set(after.get("disabled_games") or ())

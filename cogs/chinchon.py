@@ -100,11 +100,9 @@ class ChinchonUI(CopyTokensUI):
     def ai_action(self, state, seat: int) -> str:
         return chinchon_ai.choose(state.view(seat))
 
-    def timeout_action(self, state, seat: int) -> str:
+    def person_action(self, view: dict) -> str | None:
         # nobody spends chips on a buy-back without clicking
-        if state.phase == "buyback":
-            return "decline"
-        return chinchon_ai.choose(state.view(seat))
+        return "decline" if view["phase"] == "buyback" else None
 
     def deciding(self, view: dict) -> bool:
         return view["phase"] == "buyback"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from bot.games import phom, phom_ai
 from bot.games.base import IllegalAction
-from bot.i18n import N_, _, ngettext, pgettext
-from bot.tables.adapter import (ButtonSpec, GameUI, HandImage, ResultRow, SelectOption, SelectSpec, Settlement,
-                                cards, numbered, chips)
-from bot.tables.commands import GameCog
+from bot.games.french import sort_key
+from bot.games.phom_melds import points_after_sends, send_plan, send_targets
+from bot.i18n import C_, N_, _, ngettext, pgettext
+from bot.tables.adapter import (ButtonSpec, GameUI, HandImage, ResultRow, Selection, SelectOption, SelectSpec,
+                                Settlement, cards, numbered, chips)
+from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
 
@@ -26,12 +28,46 @@ class PhomUI(GameUI):
     description = N_("Phỏm (Tá Lả): Vietnamese rummy for 2–4 players")
     new_description = N_("Open a Phỏm table in this channel")
     phrases = phom.PHRASES
+    lobby_options = (
+        LobbyOption(C_("option name", "send"),
+                    N_("Gửi: in the last round, who showed a phỏm may lay off cards onto the others' phỏm "
+                       "(default off)"), bool, label=N_("gửi")),
+    )
+
+    def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
+        return {"send": bool(table_options.get("send", False))}
 
     def ai_action(self, state, seat: int) -> str:
         return phom_ai.choose(state.view(seat))
 
     def quick_select(self, state, seat: int) -> list[str]:
-        return phom_ai.quick_select(state.view(seat))
+        """The AI's move as a selection; a send also picks the phỏm it goes onto."""
+        view = state.view(seat)
+        selected = phom_ai.quick_select(view)
+        if self._sends(view):
+            action = phom_ai.choose(view)
+            if action.startswith("send "):
+                return Selection(selected, {"onto": action.split()[2]})
+        return selected
+
+    # ---- gửi (the table option send)
+    @staticmethod
+    def _sends(view: dict) -> list[str]:
+        return [action for action in view["legal"] if action.startswith("send ")]
+
+    def _send_targets(self, view: dict, card: str) -> list[str]:
+        """The phỏm (``"<seat>:<k>"``) the seat may send ``card`` onto now."""
+        return [action.split()[2] for action in self._sends(view) if action.split()[1] == card]
+
+    def _sendable(self, view: dict, kept: list[str], showing: bool) -> list[str]:
+        """Of the cards kept after a show, those the best sends lay off (none where the table plays
+        without gửi, or for a hand that shows no phỏm)."""
+        seat = view["seat"]
+        if not view.get("send") or seat is None or not view["last_round"] or not (
+                showing or view["shown"][seat]):
+            return []
+        sent = {card for card, _target in send_plan(kept, send_targets(view, seat))}
+        return [card for card in kept if card in sent]  # in the hand's order
 
     def card_label(self, card: str) -> str:
         return card_label(card)
@@ -42,9 +78,30 @@ class PhomUI(GameUI):
         seat = view["seat"]
         return [card for card in view["eaten"][seat] if card in view["hand"]] if seat is not None else []
 
+    def _send_groups(self, view: dict) -> list[list[str]] | None:
+        """Auto-arrange where the seat may send this turn: the phỏm of its best show (counting the
+        sends), then the cards the best sends lay off, then the rest; None elsewhere."""
+        if not view.get("send") or view["seat"] not in view["to_act"] or not view["last_round"]:
+            return None
+        hand = view["hand"]
+        if view["phase"] == "show":
+            action = self._best_show(view)
+            melds = [meld.split() for meld in action[4:].split("|") if meld.strip()]
+        elif view["phase"] == "discard" and self._sends(view):
+            melds = []
+        else:
+            return None
+        shown = {card for meld in melds for card in meld}
+        kept = [card for card in hand if card not in shown]
+        sendable = self._sendable(view, kept, bool(melds))
+        return melds + [sendable, [card for card in kept if card not in sendable]]
+
     def _groups(self, view: dict, arranged: bool) -> list[list[str]]:
         hand = view["hand"]
-        if arranged:
+        sending = self._send_groups(view) if arranged else None
+        if sending is not None:
+            groups = sending
+        elif arranged:
             arrangement = phom.arrange(hand, eaten=self._own_eaten(view))
             groups = [list(meld) for meld in arrangement.melds] + [list(arrangement.leftover)]
         else:
@@ -72,6 +129,14 @@ class PhomUI(GameUI):
         if shown:
             parts.append(_("shown: {melds}").format(
                 melds="  ".join(" ".join(card_label(c) for c in meld) for meld in shown)))
+        if arranged and view["phase"] == "discard":
+            sendable = self._sendable(view, view["hand"], False) if self._sends(view) else []
+            if sendable:
+                parts.append(_("can be sent: {cards}").format(cards=" ".join(card_label(c) for c in sendable)))
+        sent = sorted((card for melds in view.get("sent", ()) for onto in melds for card, by in onto
+                       if by == view["seat"]), key=sort_key)
+        if sent:
+            parts.append(_("sent: {cards}").format(cards=" ".join(card_label(c) for c in sent)))
         return HandImage(groups=groups, marked=[i for i, c in enumerate(flat) if c in eaten],
                          selected=[i for i, c in enumerate(flat) if c in selection], caption=" · ".join(parts),
                          # whose turn it is lives in the text: the image changes only with the hand
@@ -91,7 +156,9 @@ class PhomUI(GameUI):
             options.append(SelectOption(card, numbered(position, card_label(card)), note))
         phase = view["phase"]
         single = phase == "discard"
-        if phase == "discard":
+        if phase == "discard" and self._sends(view):
+            placeholder = _("Choose the card to discard or to send")
+        elif phase == "discard":
             placeholder = _("Choose the card to discard")
         elif phase == "draw" and view["active"] and any(action.startswith("eat ") for action in view["legal"]):
             placeholder = _("Cards to eat {card} with").format(card=card_label(view["active"]))
@@ -101,16 +168,40 @@ class PhomUI(GameUI):
             placeholder = _("Cards")
         return SelectSpec(placeholder, options, 1 if single else len(options), selected=selection)
 
+    def extra_selects(self, view: dict, selection: Selection) -> list[SelectSpec]:
+        """Gửi: the phỏm to send the one selected card onto, where it fits several (under the
+        buttons, so that they keep their places)."""
+        if len(selection) != 1:
+            return []
+        targets = self._send_targets(view, selection[0])
+        if len(targets) < 2:
+            return []
+        options = [SelectOption(target, _("onto {cards}").format(cards=self.cards_text(self._meld(view, target))))
+                   for target in targets]
+        picks = getattr(selection, "picks", {})
+        return [SelectSpec(_("Send {card} onto…").format(card=card_label(selection[0])), options, 1, key="onto",
+                           selected=[picks["onto"]] if picks.get("onto") in targets else [], below=True)]
+
+    @staticmethod
+    def _meld(view: dict, target: str) -> list[str]:
+        seat, k = (int(x) for x in target.split(":"))
+        return view["shown"][seat][k - 1]
+
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:
         legal = view["legal"]
         phase = view["phase"]
         can_eat = any(action.startswith("eat ") for action in legal)
+        can_send = bool(self._sends(view))
+        targets = self._send_targets(view, selection[0]) if len(selection) == 1 else []
+        picked = getattr(selection, "picks", {}).get("onto")
         return [
             ButtonSpec("draw", _("Draw"), "draw" in legal, "primary"),
             ButtonSpec("eat", _("Eat"), can_eat and bool(selection), "success", teach=can_eat),
             ButtonSpec("show", _("Show"), phase == "show" and bool(legal), "success"),
             ButtonSpec("discard", _("Discard"), phase == "discard" and bool(legal) and len(selection) == 1, "danger",
                        teach=phase == "discard" and bool(legal)),
+            # one click when the card fits one phỏm; else once the phỏm is picked below
+            ButtonSpec("send", _("Send"), len(targets) == 1 or picked in targets, "success", teach=can_send),
             *self.helper_buttons(view, quick=self.takes_cards(legal)),
         ]
 
@@ -125,6 +216,19 @@ class PhomUI(GameUI):
             if len(selection) != 1:
                 raise IllegalAction(_("Select exactly one card to discard."))
             return f"discard {selection[0]}"
+        if key == "send":
+            if len(selection) != 1:
+                raise IllegalAction(_("Select the one card to send."))
+            card = selection[0]
+            targets = self._send_targets(view, card)
+            if not targets:
+                raise IllegalAction(_("{card} fits on none of the other players' phỏm.").format(
+                    card=card_label(card)))
+            picked = getattr(selection, "picks", {}).get("onto")
+            if len(targets) > 1 and picked not in targets:
+                raise IllegalAction(_("Choose the phỏm to send {card} onto, in the select under the buttons.")
+                                    .format(card=card_label(card)))
+            return f"send {card} {targets[0] if len(targets) == 1 else picked}"
         if key == "show":
             if not selection:
                 return self._best_show(view)
@@ -150,15 +254,21 @@ class PhomUI(GameUI):
     @staticmethod
     def _best_show(view: dict) -> str:
         """The legal show (each lays down every phỏm) leaving the fewest points once the highest
-        card kept is discarded; then the fewest points kept."""
+        card kept is discarded (and, with gửi, once the best sends are made); then the fewest
+        points kept."""
         shows = [action for action in view["legal"] if action.split()[0] == "show"]
         if not shows:
             raise IllegalAction(_("You can only show your phỏm in the last round, before discarding."))
+        seat = view["seat"]
+        targets = send_targets(view, seat) if view.get("send") else {}
 
         def score(action: str) -> tuple:
             shown = set(action.split()[1:])
-            kept = [phom.card_points(c) for c in view["hand"] if c not in shown]
-            return sum(kept) - max(kept, default=0), sum(kept), action
+            kept = [c for c in view["hand"] if c not in shown]
+            points = [phom.card_points(c) for c in kept]
+            may_send = targets and (action != "show" or view["shown"][seat])
+            left = points_after_sends(kept, targets) if may_send else sum(points) - max(points, default=0)
+            return left, sum(points), action
 
         return min(shows, key=score)
 
@@ -185,6 +295,9 @@ class PhomUI(GameUI):
         elif phase == "show":
             text = _("**Your turn — last round.** **Show** all your phỏm (none selected: the best way to show "
                      "them all), then discard.")
+        elif self._sends(view):
+            text = _("**Your turn — last round.** Select a card and **Send** it onto another player's phỏm "
+                     "(gửi), or **Discard** to end your turn.")
         else:
             text = _("**Your turn.** Select a card and **Discard**.")
         return f"{text} {stock}"
@@ -197,6 +310,8 @@ class PhomUI(GameUI):
             return _("🎉 {player} ù").format(player=who)
         if event.kind == "show" and not event.cards:
             return _("{player} showed no phỏm").format(player=who)
+        if event.kind == "send" and event.phrases:
+            return "↪ " + self.phrase_text(event.phrases[0], names)
         return super().event_text(event, names)
 
     def table_summary(self, view: dict) -> str:
@@ -219,9 +334,38 @@ class PhomUI(GameUI):
                 parts.append(_("eaten: {cards}").format(cards=self.cards_text(view["eaten"][seat])))
             if view["shown"][seat]:
                 parts.append(_("shown: {melds}").format(
-                    melds="  ".join(f"[{self.cards_text(m)}]" for m in view["shown"][seat])))
+                    melds="  ".join(self._meld_text(view, names, seat, k) for k in range(len(view["shown"][seat])))))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
+
+    @staticmethod
+    def _sent_onto(view: dict, seat: int, k: int) -> list[list]:
+        """The [card, sender] pairs sent onto ``seat``'s k-th phỏm (from 0)."""
+        sent = view.get("sent") or []
+        return sent[seat][k] if seat < len(sent) and k < len(sent[seat]) else []
+
+    def _meld_text(self, view: dict, names: list[str], seat: int, k: int) -> str:
+        text = f"[{self.cards_text(view['shown'][seat][k])}]"
+        sent = self._sent_onto(view, seat, k)
+        if sent:
+            text += " " + _("(sent: {cards})").format(cards=", ".join(
+                _("{card} by {player}").format(card=card_label(card), player=names[by]) for card, by in sent))
+        return text
+
+    def _shown_groups(self, view: dict, names: list[str], seat: int) -> list[Group]:
+        """A seat's shown phỏm; the cards others sent onto one are underlined, and its label says
+        who sent them (the first phỏm without any is labelled "shown")."""
+        groups, labelled = [], False
+        for k, meld in enumerate(view["shown"][seat]):
+            sent = self._sent_onto(view, seat, k)
+            senders = list(dict.fromkeys(names[by] for _card, by in sent))
+            if senders:
+                label = _("sent by {players}").format(players=", ".join(senders))
+            else:
+                label, labelled = ("" if labelled else _("shown")), True
+            marked = tuple(i for i, card in enumerate(meld) if any(card == c for c, _by in sent))
+            groups.append(Group(label, tuple(meld), marked))
+        return groups
 
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
         names = picture_names(names)
@@ -248,7 +392,7 @@ class PhomUI(GameUI):
         def row(seat: int) -> Row:
             groups = [Group(_("discards"), tuple(view["discards"][seat]))]
             groups.append(Group(_("eaten"), tuple(unshown_eaten(seat))))
-            groups += [Group(_("shown") if k == 0 else "", tuple(meld)) for k, meld in enumerate(view["shown"][seat])]
+            groups += self._shown_groups(view, names, seat)
             return Row(names[seat], tuple(groups), active=seat in to_act)
 
         seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
@@ -274,11 +418,17 @@ class PhomUI(GameUI):
             seat = result["seat"]
             hand = outcome["hands"][seat]
             groups = [list(m) for m in hand["melds"]] + ([list(hand["leftover"])] if hand["leftover"] else [])
+            received = {card for k in range(len(view["shown"][seat])) for card, _by in self._sent_onto(view, seat, k)}
+            sent = [card for melds in view.get("sent") or [] for onto in melds for card, by in onto if by == seat]
             points = hand["points"]
             parts = ["móm"] if hand["mom"] else []
             parts += [ngettext("{n} point", "{n} points", points).format(n=points),
                       chips(settlement.chips[seat], signed=True)]
-            rows.append((self.result_label(view, names, result), groups, " · ".join(parts)))
+            if sent:
+                parts.append(_("sent: {cards}").format(cards=self.cards_text(sorted(sent, key=sort_key))))
+            flat = [card for group in groups for card in group]
+            rows.append((self.result_label(view, names, result), groups, " · ".join(parts),
+                         [i for i, card in enumerate(flat) if card in received]))
         return rows
 
 

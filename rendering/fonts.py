@@ -2,8 +2,8 @@
 
 Order of preference:
 
-1. **Noto Sans** from the ``fontpkg-noto-sans`` PyPI package (OFL-1.1, a variable font with
-   weight and width axes, full Vietnamese coverage).
+1. **Noto Sans**, vendored in ``assets/noto/`` (OFL-1.1, a variable font with weight and width
+   axes, full Vietnamese coverage).
 2. Pillow's bundled **Aileron** (``ImageFont.load_default(size=...)``), which ships inside the
    Pillow wheel but has no Vietnamese letters (not even ``é``): with it, text goes through
    :func:`strip_diacritics` first ("Móm · 55 điểm" -> "Mom · 55 diem").
@@ -27,6 +27,8 @@ from pathlib import Path
 
 from PIL import ImageFont, features
 
+from . import cmap
+
 __all__ = [
     "CHAIN",
     "FONT_LOCK",
@@ -37,6 +39,7 @@ __all__ = [
     "face_runs",
     "font",
     "font_name",
+    "has_cjk",
     "has_glyph",
     "has_vietnamese",
     "prepare_text",
@@ -49,22 +52,21 @@ __all__ = [
 FONT_LOCK = threading.RLock()
 
 # Set CHIEU_RENDER_FONT=default to force the Pillow fallback (used by tests and for checking
-# what a machine without the font package would show).
+# what a machine without the fonts would show); CHIEU_RENDER_FONT=no-cjk renders as an install
+# without the ``cjk`` extra does.
 _ENV_FORCE = "CHIEU_RENDER_FONT"
+
+#: The Noto fonts the repository ships (OFL-1.1: assets/noto/OFL.txt, README.md there).
+NOTO_DIR = Path(__file__).with_name("assets") / "noto"
+
+
+def _forced() -> str:
+    return os.environ.get(_ENV_FORCE, "").lower()
 
 
 def _noto_path() -> Path | None:
-    if os.environ.get(_ENV_FORCE, "").lower() == "default":
-        return None
-    try:
-        import fontpkg_noto_sans  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    files = Path(fontpkg_noto_sans.__file__).resolve().parent / "files"
-    for path in sorted(files.glob("NotoSans*.ttf")):
-        if "Italic" not in path.name:
-            return path
-    return None
+    path = NOTO_DIR / "NotoSans[wdth,wght].ttf"
+    return None if _forced() == "default" or not path.is_file() else path
 
 
 _NOTO: Path | None = _noto_path()
@@ -129,29 +131,39 @@ def _set_axes(f: ImageFont.FreeTypeFont, bold: bool, condensed: bool) -> None:
 # ---------------------------------------------------------------------------- the fallback chain
 #
 # Noto Sans has no arrow (→), no emoji, no Arabic, no Chinese. Text is drawn in runs, each
-# character with the first face of CHAIN that has it (its cmap, read once with fontTools):
+# character with the first face of CHAIN that has it (its cmap, read once: rendering.cmap):
 # Noto Sans; Noto Sans Symbols (→ ← ▶ ★...); the Noto Sans of other scripts (Arabic, Hebrew,
 # Thai, Devanagari...) and Noto Emoji (monochrome outlines, drawn in the text's colour), all
-# from the ``manimgx-fonts`` package; Noto Sans CJK from ``manimgx-fonts-cjk``; the
-# repository's CJK subset. A character no face has is drawn as its ASCII transliteration
-# ("ǅ" -> "DZ") or "?", never as an empty box; invisible format characters (zero-width
-# joiner, variation selectors) are dropped.
+# vendored in assets/noto; Noto Sans CJK (Chinese, Japanese, Korean names) from the
+# ``manimgx-fonts-cjk`` package when the ``cjk`` extra is installed (32 MB: the image has it,
+# a plain ``pip install chieu`` does not); the repository's CJK subset of the cards' words. A
+# character no face has is drawn as its ASCII transliteration ("ǅ" -> "DZ") or "?", never as
+# an empty box (and table pictures leave it out: rendering.table_picture.printable);
+# invisible format characters (zero-width joiner, variation selectors) are dropped.
 
 _SYMBOL_STEMS = ("NotoSansSymbols", "NotoSansSymbols2", "NotoSansMath")
 _EMOJI_STEMS = ("NotoEmoji",)
 
 
-def _package_files(module: str) -> list[Path]:
-    """The upright font files a font package ships (none when it is not installed)."""
-    if os.environ.get(_ENV_FORCE, "").lower() == "default":
+def _font_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*")
+                  if p.suffix.lower() in (".ttf", ".otf", ".ttc") and "Italic" not in p.name)
+
+
+def _cjk_files() -> list[Path]:
+    """Noto Sans CJK's files, from the ``cjk`` extra (none when it is not installed)."""
+    if _forced() in ("default", "no-cjk"):
         return []
     try:
-        package = __import__(module)
+        import manimgx_fonts_cjk  # type: ignore[import-not-found]
     except ImportError:
         return []
-    root = Path(package.__file__).resolve().parent
-    return sorted(p for p in root.rglob("*") if p.suffix.lower() in (".ttf", ".otf", ".ttc")
-                  and "Italic" not in p.name)
+    return [p for p in _font_files(Path(manimgx_fonts_cjk.__file__).resolve().parent) if "Mono" not in p.name]
+
+
+def has_cjk() -> bool:
+    """Whether Chinese, Japanese and Korean names are drawn (the ``cjk`` extra is installed)."""
+    return any("CJK" in p.name and p != CJK_FONT_PATH for p in CHAIN)
 
 
 def _stem(path: Path) -> str:
@@ -161,13 +173,12 @@ def _stem(path: Path) -> str:
 def _chain_paths() -> tuple[Path, ...]:
     if _NOTO is None:
         return ()
-    noto = _package_files("manimgx_fonts")
+    noto = _font_files(NOTO_DIR)
     by_stem = {_stem(p): p for p in noto}
     symbols = [by_stem[s] for s in _SYMBOL_STEMS if s in by_stem]
     emoji = [by_stem[s] for s in _EMOJI_STEMS if s in by_stem]
     scripts = [p for p in noto if _stem(p) not in (*_SYMBOL_STEMS, *_EMOJI_STEMS, "NotoSans")]
-    cjk = [p for p in _package_files("manimgx_fonts_cjk") if "Mono" not in p.name]
-    return (_NOTO, *symbols, *scripts, *emoji, *cjk[:1], CJK_FONT_PATH)
+    return (_NOTO, *symbols, *scripts, *emoji, *_cjk_files()[:1], CJK_FONT_PATH)
 
 
 #: The faces text is drawn with, in order of preference: Noto Sans (:func:`font`) first.
@@ -180,21 +191,14 @@ def _collection_index(path: Path) -> int:
     """Which font of a collection (``.ttc``) to use: Noto Sans CJK's Simplified Chinese one."""
     if path.suffix.lower() != ".ttc":
         return 0
-    from fontTools.ttLib import TTCollection
-
-    with TTCollection(str(path), lazy=True) as collection:
-        names = [str(face["name"].getDebugName(1) or "") for face in collection.fonts]
-    return next((i for i, name in enumerate(names) if name.endswith(" SC")), 0)
+    return next((i for i, name in enumerate(cmap.collection_names(path)) if name.endswith(" SC")), 0)
 
 
 @lru_cache(maxsize=None)
 def chain_cmap(index: int) -> frozenset[int]:
     """The code points face ``index`` of :data:`CHAIN` has a glyph for."""
-    from fontTools.ttLib import TTFont
-
     path = CHAIN[index]
-    with FONT_LOCK, TTFont(str(path), lazy=True, fontNumber=_collection_index(path)) as face:
-        return frozenset(face.getBestCmap() or ())
+    return cmap.code_points(path, _collection_index(path))
 
 
 def _ignorable(ch: str) -> bool:
@@ -297,8 +301,8 @@ def face_font(index: int, size: int, bold: bool = False) -> ImageFont.FreeTypeFo
 
 
 def warm_chain() -> int:
-    """Read every face's cmap now (about 0.2 s, most of it Noto Sans CJK's), e.g. at start-up,
-    rather than at the first name that needs a fallback. Returns how many faces."""
+    """Read every face's cmap now (about 15 ms with Noto Sans CJK; fontTools took 0.25 s), e.g.
+    at start-up, rather than at the first name that needs a fallback. Returns how many faces."""
     for index in range(len(CHAIN)):
         chain_cmap(index)
     return len(CHAIN)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field, replace
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -56,6 +56,9 @@ class Pile:
 class Group:
     label: str  # printed above the group's first card: "1 · Lan"
     cards: tuple[str, ...]
+    #: positions (in ``cards``) of the cards underlined, as the hand marks its eaten cards
+    #: (Phỏm: the cards others sent onto a phỏm)
+    marked: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -310,8 +313,13 @@ class LabelledCardsBlock(CardsBlock):
                  theme=PICTURE_THEME):
         groups = tuple(g for g in groups if g.cards)
         cards = [list(g.cards) for g in groups]
-        super().__init__(cards, deck=deck, show_index=False, reserve_raise=any(g.label for g in groups),
-                         reserve_bar=False, step=step, max_width=max_width, theme=theme)
+        marked, index = [], 0
+        for group in groups:
+            marked += [index + k for k in group.marked]
+            index += len(group.cards)
+        super().__init__(cards, deck=deck, marked=marked, show_index=False,
+                         reserve_raise=any(g.label for g in groups), reserve_bar=False, step=step,
+                         max_width=max_width, theme=theme)
         size = theme.index_size + LABEL_SIZE_EXTRA
         lines = [text_line(_fit(g.label, size, True, LABEL_MAX_W), size, True, theme.marked) if g.label else None
                  for g in groups]
@@ -352,9 +360,15 @@ class LabelledCardsBlock(CardsBlock):
         if not self.plan.slots:
             super().draw(canvas, x, y)
         row_h = self.row_h + self.theme.row_gap
+        draw = ImageDraw.Draw(canvas) if self.marked else None
+        card_h = self.deck.card_size[1]
         for slot in self.plan.slots:  # each card over its shadow, in one paste
             image, dx, dy = shadowed_sprite(slot.code, self.deck)
             canvas.paste(image, (x + slot.x - dx, y + slot.row * row_h + self.raise_space - dy), image)
+            if draw is not None and slot.index in self.marked:
+                bar_y = y + slot.row * row_h + self.raise_space + card_h + self.theme.bar_gap
+                draw.rounded_rectangle((x + slot.x + 3, bar_y, x + slot.x + slot.visible - 4,
+                                        bar_y + self.theme.bar_h - 1), radius=2, fill=self.theme.marked)
         for slot, line in self.labels:
             top = y + slot.row * (self.row_h + self.theme.row_gap)
             paste_text(canvas, line, (x + slot.x + 2, top + max(0, self.raise_space - line.height - 1)))
@@ -487,10 +501,10 @@ def shadowed_sprite(code: str, deck: Deck) -> tuple[Image.Image, int, int]:
     return image, -left, -top
 
 
-def picture_names(names: list[str]) -> list[str]:
-    """The seats' names as a picture shows them: :func:`printable`, "Seat 3" for a name with
-    nothing printable."""
-    return [printable(name) or f"Seat {seat + 1}" for seat, name in enumerate(names)]
+def picture_names(names: list[str], seat_name: Callable[[int], str] = "Seat {}".format) -> list[str]:
+    """The seats' names as a picture shows them: :func:`printable`, ``seat_name(3)`` ("Seat 3";
+    the bot passes it in the table's language) for a name with nothing printable."""
+    return [printable(name) or seat_name(seat + 1) for seat, name in enumerate(names)]
 
 
 def _wrapped(text: str, size: int, width: int) -> list[str]:

@@ -10,7 +10,7 @@ import pytest_asyncio
 
 from bot.app import create_bot
 from bot.config import load
-from tests.simhelpers import seed_deals
+from tests.simhelpers import seed_deals, warm_every_deck
 from tests.databases import backend, database, postgres_server  # noqa: F401 (fixtures)
 
 # Tests never read a developer's config.toml or token.
@@ -45,16 +45,7 @@ def warm_card_sprites() -> None:
     """Every deck's sprites drawn once for the whole run (they are cached per process), before
     the first bot starts: its own warm-up then takes milliseconds, not the seconds a loaded
     machine needs, which overran SimCord's 5 s settle in whichever test came first."""
-    import importlib
-
-    from bot.app import EXTENSIONS
-    from bot.tables.commands import GameCog
-    from rendering import warm_sprites
-
-    cogs = [value for extension in EXTENSIONS for value in vars(importlib.import_module(extension)).values()
-            if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog]
-    for deck in sorted({deck for cog in cogs for deck in cog.ui_class().decks_used()}):
-        warm_sprites(deck)
+    warm_every_deck()
 
 
 @pytest.fixture

@@ -115,6 +115,22 @@ async def until(what: str, check, timeout: float) -> float:
     return time.monotonic() - started
 
 
+def warm_every_deck() -> None:
+    """Every game's sprites drawn once in this process (they are cached), before a bot starts:
+    its own warm-up then takes milliseconds, not the seconds a loaded machine needs, which
+    would overrun SimCord's 5 s settle when it attaches the bot."""
+    import importlib
+
+    from bot.app import EXTENSIONS
+    from bot.tables.commands import GameCog
+    from rendering import warm_sprites
+
+    cogs = [value for extension in EXTENSIONS for value in vars(importlib.import_module(extension)).values()
+            if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog]
+    for deck in sorted({deck for cog in cogs for deck in cog.ui_class().decks_used()}):
+        warm_sprites(deck)
+
+
 def seed_deals(bot, name: str) -> None:
     """Deal ``bot``'s games and draw its seatings from randoms seeded by ``name`` (once its
     setup has made the table service), so that a test plays the same games on every run."""
@@ -182,12 +198,15 @@ def private_texts(result: InteractionResult) -> list[str]:
 
 async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=None, seed=None,
                       seating="lobby", guild_id: int | None = None, shard_id: int | None = None, bot=None,
-                      **options) -> Players:
+                      level: str | None = None, **options) -> Players:
     """``/<game> new`` by the first member, the others join, AI seats fill up, Start deals ``deck``
     (a match: ``decks``, the packs of its first rounds) to the seats in ``seating`` (positions in
     the lobby): "lobby" keeps the lobby's order even where the table draws the seating (Concan),
     None seats the players as the table would. ``guild_id`` or ``shard_id``: the server's id or
-    its shard, ``bot``: the bot process that receives the server's commands (env.bot by default)."""
+    its shard, ``bot``: the bot process that receives the server's commands (env.bot by default),
+    ``level``: the table's AI level (the ``ai`` option)."""
+    if level is not None:
+        options["ai"] = level
     players = Players(env, humans, guild_id=guild_id, shard_id=shard_id)
     host = players.members[0]
     await host.slash(players.channel, f"{game} new", **options)

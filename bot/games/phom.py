@@ -33,6 +33,14 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   apply when the last player whose discard was eaten is the ù winner himself.
 - The hand cards named in ``eat`` stay hidden (phom.md: "he need not show them"): the eat
   event carries only the eaten card; the record (not public during play) keeps them.
+- Option ``send`` (gửi, phom.md "Option: gửi"): ``send <card> <seat>:<k>`` puts a held card on
+  the k-th phỏm (1-based, in the order that seat showed them) of another seat, in the
+  discard phase of a last-round turn (he has just shown), once he has shown a phỏm, keeping
+  at least one card to discard. The sent card joins the receiving phỏm in ``shown`` (so it is
+  known to everyone, and a later send sees the phỏm as extended); ``sent`` says, per phỏm,
+  which cards were sent and by whom. Only a discard emptying the hand of a seat that has sent
+  is kept from being an ù (the cards he keeps after a show hold no phỏm, so no other discard
+  of his can make one): he ends with 0 points. An ù after a later draw or eat is the draw's.
 """
 
 from __future__ import annotations
@@ -59,6 +67,7 @@ PHRASES: dict[str, str] = {
                                                "(ù đền, last round)"),
     "phom.win": N_("{winner} wins with {points} points"),
     "phom.win_all_mom": N_("{winner} wins with {points} points (everyone móm)"),
+    "phom.send": N_("{player} sent {card} to {owner}'s phỏm {number}"),
 }
 
 # Notes, transfer reasons and event texts: native words stay as they are; English ones are
@@ -93,6 +102,9 @@ class PhomState(GameOfOnePack):
         self.eaten: list[list[str]] = [[] for _ in range(n)]
         self.unshown_eaten: list[set[str]] = [set() for _ in range(n)]
         self.shown: list[list[list[str]]] = [[] for _ in range(n)]
+        #: gửi: per seat, per phỏm it showed, the cards others sent onto it as [card, sender]
+        self.sent: list[list[list[list[Any]]]] = [[] for _ in range(n)]
+        self.sends = [0] * n  # cards each seat has sent
         self.discards: list[list[str]] = [[] for _ in range(n)]
         self.current = 0
         self.phase = "discard"  # "draw" | "show" | "discard" | "over"
@@ -132,6 +144,30 @@ class PhomState(GameOfOnePack):
 
     # -- helpers ------------------------------------------------------------------------------
 
+    @property
+    def send_option(self) -> bool:
+        """Whether this table plays with gửi (laying off onto other seats' shown phỏm)."""
+        return bool(self.options.get("send"))
+
+    def _may_send(self, seat: int) -> bool:
+        """A last-round turn after its show, with a phỏm shown (a móm hand may not send) and a
+        card to keep for the discard."""
+        return (self.send_option and self.phase == "discard" and self.turn_last and bool(self.shown[seat])
+                and len(self.hands[seat]) >= 2)
+
+    def _send_options(self, seat: int) -> list[str]:
+        if not self._may_send(seat):
+            return []
+        out = []
+        for card in sorted(self.hands[seat], key=sort_key):
+            for target in range(self.num_players):
+                if target == seat:
+                    continue
+                for k, meld in enumerate(self.shown[target], 1):
+                    if is_phom_codes(meld + [card]):
+                        out.append(f"send {card} {target}:{k}")
+        return out
+
     def locked(self, seat: int) -> list[str]:
         """Cards of ``seat`` that may not be discarded (eaten cards and cards they need)."""
         return locked_cards(self.hands[seat], self.unshown_eaten[seat])
@@ -156,7 +192,8 @@ class PhomState(GameOfOnePack):
         if self.phase == "show":
             return show_options(self.hands[seat], self.unshown_eaten[seat])
         locked = set(self.locked(seat))
-        return ["discard " + c for c in sorted(self.hands[seat], key=sort_key) if c not in locked]
+        return (["discard " + c for c in sorted(self.hands[seat], key=sort_key) if c not in locked]
+                + self._send_options(seat))
 
     def _missing_card(self, seat: int, card: str) -> IllegalAction:
         if any(card in m for m in self.shown[seat]):
@@ -207,6 +244,8 @@ class PhomState(GameOfOnePack):
             return self._eat(seat, rest)
         if verb == "show":
             return self._show(seat, rest)
+        if verb == "send" and self.send_option:
+            return self._send(seat, rest)
         raise IllegalAction(_("Unknown action {verb}: use draw, eat, show or discard.").format(verb=repr(verb)))
 
     def _after_gain(self, seat: int, events: list[Event]) -> list[Event]:
@@ -314,9 +353,40 @@ class PhomState(GameOfOnePack):
                 ue.discard(c)
             flat.extend(m)
             self.shown[seat].append(m)
+            self.sent[seat].append([])
         self.phase = "discard"
         self.actions.append([seat, show_string(melds)])
         return [Event(seat, "show", tuple(flat))]
+
+    def _send(self, seat: int, rest: str) -> list[Event]:
+        parts = rest.split()
+        if len(parts) != 2 or parts[1].count(":") != 1:
+            raise IllegalAction(_("Send one card onto a phỏm: send <card> <seat>:<phỏm number>."))
+        card = self._parse_card_list(parts[0])[0]
+        try:
+            target, k = (int(x) for x in parts[1].split(":"))
+        except ValueError:
+            raise IllegalAction(_("Send one card onto a phỏm: send <card> <seat>:<phỏm number>.")) from None
+        if not (self.phase == "discard" and self.turn_last):
+            raise IllegalAction(_("You can only send a card in the last round, after showing your phỏm."))
+        if not self.shown[seat]:
+            raise IllegalAction(_("Only a player who showed a phỏm may send cards."))
+        if card not in self.hands[seat]:
+            raise self._missing_card(seat, card)
+        if len(self.hands[seat]) < 2:
+            raise IllegalAction(_("Keep your last card: your turn ends with a discard."))
+        if target == seat or not 0 <= target < self.num_players or not 1 <= k <= len(self.shown[target]):
+            raise IllegalAction(_("There is no such phỏm of another player to send to."))
+        meld = self.shown[target][k - 1]
+        if not is_phom_codes(meld + [card]):
+            raise IllegalAction(_("{card} does not fit on {cards}.").format(card=card, cards=" ".join(meld)))
+        self.hands[seat].discard(card)
+        self.shown[target][k - 1] = canon_meld(meld + [card])
+        self.sent[target][k - 1].append([card, seat])
+        self.sends[seat] += 1
+        self.actions.append([seat, f"send {card} {target}:{k}"])
+        return [Event(seat, "send", (card,), phrases=(
+            Phrase("phom.send", {"player": seat, "owner": target}, {"card": card, "number": k}),))]
 
     def _discard(self, seat: int, rest: str) -> list[Event]:
         if self.phase != "discard":
@@ -343,7 +413,8 @@ class PhomState(GameOfOnePack):
         self.active = card
         self.drawn = None
         events = [Event(seat, "discard", (card,))]
-        if hand_is_u(hand, ue):
+        # gửi never makes an ù: a hand emptied by sends but for this discard ends with 0 points
+        if hand_is_u(hand, ue) and not (self.sends[seat] and not hand):
             events.append(Event(seat, "u", (), "ù"))
             events.append(self._finish_u(seat, before_discard=False))
             return events
@@ -479,6 +550,8 @@ class PhomState(GameOfOnePack):
             "discards": [list(d) for d in self.discards],
             "eaten": [list(e) for e in self.eaten],
             "shown": [[list(m) for m in melds] for melds in self.shown],
+            "send": self.send_option,
+            "sent": [[[list(x) for x in cards] for cards in melds] for melds in self.sent],
             "hand_sizes": [len(h) for h in self.hands],
             "hand": sorted(self.hands[seat], key=sort_key) if own else [],
             "drawn": self.drawn if own and not over and seat == self.current else None,
@@ -489,7 +562,7 @@ class PhomState(GameOfOnePack):
         }
 
 
-GAME = Game.of(PhomState)
+GAME = Game.of(PhomState, send=False)
 
 __all__ = ["GAME", "PHRASES", "Arrangement", "PhomState", "Points", "arrange", "best_points", "card_points",
            "find_phom", "is_phom", "is_u"]

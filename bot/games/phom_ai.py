@@ -24,7 +24,7 @@ from typing import Any
 
 from .base import ai_chooser
 from .french import RANKS, sort_key
-from .phom_melds import CARD_CODE, CARD_ID, card_points, solve
+from .phom_melds import CARD_CODE, CARD_ID, card_points, points_after_sends, send_plan, send_targets, solve
 
 _POTENTIAL_WEIGHT = 2.5  # points per live out kept in a leftover pair/near-run
 
@@ -144,8 +144,20 @@ def _choose_draw(me: _Seat, legal: list[str]) -> str:
 
 def _choose_show(me: _Seat, legal: list[str]) -> str:
     """The legal show (each lays down every phỏm) after which the best discard leaves the
-    fewest points (only shown phỏm count at the end)."""
+    fewest points (only shown phỏm count at the end), after the best sends where the table
+    plays with gửi."""
     hand = me.hand
+    if me.view.get("send"):
+        targets = send_targets(me.view, me.seat)
+        shown_before = bool(me.view["shown"][me.seat])
+
+        def after(action: str) -> int:
+            kept = hand - set(action[4:].replace("|", " ").split())
+            if shown_before or action != "show":  # a móm hand may not send
+                return points_after_sends(kept, targets)
+            return points_after_sends(kept, {})
+
+        return min(legal, key=lambda action: (after(action), action))
     best = None
     for action in legal:
         kept = hand - set(action[4:].replace("|", " ").split())
@@ -164,7 +176,12 @@ def choose(view: dict[str, Any], legal: list[str]) -> str:
         return _choose_draw(me, legal)
     if view["phase"] == "show":
         return _choose_show(me, legal)
-    return "discard " + _best_discard(me, [a.split()[1] for a in legal])
+    if any(a.startswith("send ") for a in legal):
+        plan = send_plan(me.hand, send_targets(view, me.seat))
+        if plan:
+            card, target = plan[0]
+            return f"send {card} {target}"
+    return "discard " + _best_discard(me, [a.split()[1] for a in legal if a.startswith("discard ")])
 
 
 def quick_select(view: dict[str, Any]) -> list[str]:
@@ -175,4 +192,6 @@ def quick_select(view: dict[str, Any]) -> list[str]:
     verb, _, rest = action.partition(" ")
     if verb == "draw":
         return []
+    if verb == "send":  # the card; the phỏm it goes onto is the UI's second pick
+        return rest.split()[:1]
     return rest.replace("|", " ").split()

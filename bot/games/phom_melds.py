@@ -11,6 +11,9 @@ Public API (the evaluation functions are re-exported by :mod:`.phom`):
   ``feasible``, ``hand_is_u``, ``hand_arrangement``, ``locked_cards``, ``culprit``,
   ``eat_partners``, ``show_options``, ``all_phom``, ``has_phom``, ``is_phom_codes``,
   ``canon_meld``, ``meld_key``, ``show_string``.
+- Gửi (option ``send``): ``send_targets(view, seat)`` (the phỏm of the other seats, by their
+  ``"<seat>:<k>"`` names), ``send_plan(cards, targets)`` (the sends laying off the most) and
+  ``points_after_sends(cards, targets)``.
 """
 
 from __future__ import annotations
@@ -372,7 +375,55 @@ def show_options(hand: set[str], eaten: set[str]) -> list[str]:
     return sorted(set(out), key=lambda a: (a.count("|"), a))
 
 
+# --------------------------------------------------------------------------------------------
+# gửi: laying off onto other seats' shown phỏm (phom.md "Option: gửi")
+
+
+def send_targets(view: dict[str, Any], seat: int) -> dict[str, list[str]]:
+    """The phỏm ``seat`` could send onto, read from a view: every other seat's shown phỏm, named
+    ``"<seat>:<k>"`` as the ``send`` action names them (k from 1, in the order shown)."""
+    return {f"{target}:{k}": list(meld) for target, melds in enumerate(view["shown"]) if target != seat
+            for k, meld in enumerate(melds, 1)}
+
+
+def _is_set(meld: Sequence[str]) -> bool:
+    return all(c[0] == meld[0][0] for c in meld)
+
+
+def send_plan(cards: Iterable[str], targets: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """The sends (card, target name) laying off the most points of ``cards``, one card always
+    kept for the discard. A send never stops another (each card is sent once, a phỏm only
+    grows), so every card that fits, or comes to fit, is sent: the highest first, onto a run
+    rather than a set (a longer run may take the next card as well)."""
+    melds = {name: list(meld) for name, meld in targets.items()}
+    left = sorted(cards, key=lambda c: (-card_points(c), sort_key(c)))
+    plan: list[tuple[str, str]] = []
+    changed = True
+    while changed:
+        changed = False
+        for card in list(left):
+            if len(left) < 2:
+                return plan
+            fits = [name for name, meld in melds.items() if is_phom_codes(meld + [card])]
+            if fits:
+                name = next((n for n in fits if not _is_set(melds[n])), fits[0])
+                melds[name] = canon_meld(melds[name] + [card])
+                left.remove(card)
+                plan.append((card, name))
+                changed = True
+    return plan
+
+
+def points_after_sends(cards: Iterable[str], targets: dict[str, list[str]]) -> int:
+    """The points ``cards`` (a hand after its show) end with after the best sends and the
+    discard of the highest card left."""
+    cards = list(cards)
+    sent = {card for card, _name in send_plan(cards, targets)}
+    rest = [card_points(c) for c in cards if c not in sent]
+    return sum(rest) - max(rest, default=0)
+
+
 __all__ = ["CARD_CODE", "CARD_ID", "Arrangement", "Points", "all_phom", "arrange", "arrangement_from", "best_points",
            "canon_meld", "card_points", "culprit", "eat_partners", "feasible", "find_phom", "hand_arrangement",
-           "hand_is_u", "has_phom", "is_phom", "is_phom_codes", "is_u", "locked_cards", "meld_key", "show_options",
-           "show_string", "solve"]
+           "hand_is_u", "has_phom", "is_phom", "is_phom_codes", "is_u", "locked_cards", "meld_key",
+           "points_after_sends", "send_plan", "send_targets", "show_options", "show_string", "solve"]

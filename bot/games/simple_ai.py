@@ -6,8 +6,8 @@ They follow fixed rules on their own hand, with no lookahead and no card countin
 unseen-card or live-out reckoning, no guess at what the next player needs):
 
 - Phỏm: eat only to complete a phỏm from cards outside the hand's best arrangement; show
-  the arrangement laying down the most cards; discard the highest card outside the best
-  arrangement.
+  the arrangement laying down the most cards; with gửi, send the first card it may; discard
+  the highest card outside the best arrangement.
 - Chắn: chíu whenever it may; eat only a chắn (the same card); discard a trash card, else
   the first card it may.
 - Tứ Sắc: eat whenever it may (the first listed eat); discard the first trash card.
@@ -46,7 +46,10 @@ def phom(view: dict[str, Any], legal: list[str]) -> str:
         return "draw"
     if view["phase"] == "show":
         return max(legal, key=lambda a: len(a.replace("|", " ").split()) - 1)
-    cards = [a.split()[1] for a in legal]
+    sends = [a for a in legal if a.startswith("send ")]
+    if sends:
+        return sends[0]
+    cards = [a.split()[1] for a in legal if a.startswith("discard ")]
     outside = [c for c in cards if c in loose] or cards
     return "discard " + max(outside, key=card_points)
 

@@ -211,12 +211,15 @@ class GameUI:
 
     # ---- AI
     def ai_action(self, state: Any, seat: int) -> str:
+        """The ``normal`` AI's move (the table plays each AI seat at its level:
+        :mod:`bot.tables.thinking`)."""
         raise NotImplementedError
 
-    def timeout_action(self, state: Any, seat: int) -> str:
-        """What a human seat does when its time runs out or while it is away: the AI's move,
-        except where a game must not decide for a person (spending chips on a buy-back)."""
-        return self.ai_action(state, seat)
+    def person_action(self, view: dict) -> str | None:
+        """What a person's seat does when his time runs out or while he is away, where a game
+        must not let the AI decide for him (spending chips on a buy-back); None: the AI plays
+        his move, at the table's level."""
+        return None
 
     # ---- matches of several rounds
     def deciding(self, view: dict) -> bool:

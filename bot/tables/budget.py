@@ -28,6 +28,12 @@ class Budget:
         self._next = float("-inf")  # when the bucket would be empty again ("theoretical arrival time")
         self.spent = 0  # globally limited calls granted since start
         self.waited = 0  # of which had to wait for their turn
+        self.waited_seconds = 0.0  # how long they waited in all
+
+    def fill(self) -> float:
+        """How full the bucket is now: 0 when a burst may go at once, 1 when a call must wait."""
+        used = max(0.0, self._next - time.perf_counter())
+        return min(1.0, used / (self.burst * self._interval))
 
     async def spend(self, table: object) -> None:
         """Wait for this table's turn to make one globally limited call (real seconds: the
@@ -39,4 +45,5 @@ class Budget:
         self.spent += 1
         if at > now:
             self.waited += 1
+            self.waited_seconds += at - now
             await asyncio.sleep(at - now)

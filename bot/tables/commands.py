@@ -19,6 +19,7 @@ from bot import i18n
 from bot.i18n import C_, N_
 
 from .adapter import GameUI
+from .thinking import LEVELS
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -28,7 +29,7 @@ MAX_STAKE = 1_000_000
 #: the names of the options every /<game> new has, marked for the catalogs' "option name"
 #: context (each game marks its own options' names where it declares them)
 OPTION_NAMES = (C_("option name", "stake"), C_("option name", "seats"), C_("option name", "turn_seconds"),
-                C_("option name", "language"))
+                C_("option name", "language"), C_("option name", "ai"))
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,13 @@ LANGUAGE = LobbyOption("language", N_("The language of the lobby and table messa
                        choice_names=tuple(i18n.LANGUAGES.items()))
 
 
+#: how well the AI seats play (:mod:`bot.tables.thinking`); the server's default, else the config's
+AI_LEVEL = LobbyOption("ai", N_("How well the AI seats play (default: the server's, else normal)"),
+                       choices=LEVELS, label=N_("AI"),
+                       choice_names=(("easy", C_("choice", "easy")), ("normal", C_("choice", "normal")),
+                                     ("strong", C_("choice", "strong"))))
+
+
 def common_options(ui: GameUI, config: "Config") -> list[LobbyOption]:
     game = ui.game
     return [
@@ -77,6 +85,7 @@ def common_options(ui: GameUI, config: "Config") -> list[LobbyOption]:
         LobbyOption("turn_seconds", N_("Seconds per move before the AI plays for you"), int,
                     config.min_turn_seconds, config.max_turn_seconds, label=N_("seconds per move")),
         LANGUAGE,
+        AI_LEVEL,
     ]
 
 

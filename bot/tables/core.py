@@ -20,6 +20,7 @@ from .adapter import GameUI
 from .budget import Budget
 from .leases import Leases, default_holder
 from .model import Table
+from .thinking import Thinking
 
 log = logging.getLogger("bot.tables.service")
 
@@ -96,6 +97,8 @@ class ServiceCore:
         self._scanning: asyncio.Task | None = None  # adopting the orphaned tables
         self._raw: Any = None  # the payloads of the clicks received (a routed click carries its own)
         self.unsettled: set[int] = set()  # games over whose settlement is still being retried here
+        self.metrics = getattr(bot, "metrics", None)  # bot.metrics.Metrics when the operator turned them on
+        self.thinking = Thinking(self.config)  # the strong AI's worker processes (started when needed)
 
 
     # ---- languages
@@ -189,6 +192,7 @@ class ServiceCore:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.thinking.close()
 
     @staticmethod
     async def reply(interaction: discord.Interaction, text: str) -> None:
@@ -237,7 +241,10 @@ class ServiceCore:
             yield
         except LeaseLost:
             # (the table itself, not the copy of it that shows an earlier game)
-            self._stop_driving(self.tables.get(table.id, table), "another process took its lease")
+            driven = self.tables.get(table.id, table)
+            if not (driven.dropped or driven.closed):
+                self.leases.lost += 1
+            self._stop_driving(driven, "another process took its lease")
             raise
 
     def _close_table(self, table: Table) -> None:

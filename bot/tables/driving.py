@@ -181,6 +181,7 @@ class DriveFlow(ShowFlow):
             self.leases.forget(table_id)
             await self.db.release_leases(self.leases.holder, {table_id: epoch})
             return None
+        self.leases.adopted += 1
         log.warning("table %s (%s, %s) adopted by %s at epoch %s, move %s", table_id, table.game, table.status,
                     self.leases.holder, epoch, table.version)
         self._spawn(self._apply_waiting_clicks([table_id]), f"waiting-{table_id}", table)

@@ -48,6 +48,8 @@ class Leases:
         self.epochs: dict[int, int] = {}
         # local (monotonic) time at which the last take or renewal that succeeded was sent
         self.renewed: dict[int, float] = {}
+        self.adopted = 0  # tables taken over from a process that stopped driving them
+        self.lost = 0  # tables this process stopped driving: their lease taken, or not renewed in time
 
     @staticmethod
     def _now() -> float:
@@ -126,6 +128,7 @@ class Leases:
         lost = {table for table in held if table not in kept and self.epochs.get(table) == held[table]}
         for table in lost:
             self.forget(table)
+        self.lost += len(lost)
         return lost
 
     def forget(self, table_id: int) -> None:

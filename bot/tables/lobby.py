@@ -82,7 +82,10 @@ class LobbyFlow(ShowFlow):
                    "turn_seconds": given.get("turn_seconds") or server.turn_seconds,
                    # the lobby and the table speak the host's language unless the table or the
                    # server says otherwise
-                   "language": given.get("language") or server.language or i18n.current()}
+                   "language": given.get("language") or server.language or i18n.current(),
+                   # kept with the table: its AI seats, and whoever the AI stands in for, play
+                   # at this level in every game of it, after a restart too
+                   "ai": given.get("ai") or server.ai_level}
         if not server.threads:
             options["in_channel"] = True  # kept with the table: its start, rematches and restarts follow it
         host = Seat(interaction.user.id, interaction.user.display_name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -14,10 +15,11 @@ from rendering.table_picture import render_table_picture_async
 from bot.i18n import _, ngettext, number, pgettext
 
 from .adapter import GameUI, HandImage, Selection, SelectSpec, Settlement, chips
-from .commands import LANGUAGE
+from .commands import AI_LEVEL, LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
 from .names import safe_name
+from .thinking import level_of
 
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
 
@@ -26,8 +28,24 @@ def seat_label(table: Table, index: int) -> str:
     seat = table.seats[index]
     name = safe_name(seat.name)
     if seat.is_ai:
-        return f"🤖 {name}"
+        return f"🤖 {name} · {level_name(table)}"
     return f"💤 {name}" if seat.away else name
+
+
+def level_name(table: Table) -> str:
+    """The table's AI level as its messages name it ("strong"), in the current language."""
+    return option_value(AI_LEVEL, level_of(table.options))
+
+
+def with_levels(picture: Any, table: Table) -> Any:
+    """The table picture with each AI seat's level as the first fact of its box ("AI 2" over
+    "strong · 9 cards"): after the name, where a narrow box cuts a long name short."""
+    if picture is None or len(picture.seats) != len(table.seats):
+        return picture
+    level = level_name(table)
+    return dataclasses.replace(picture, seats=tuple(
+        dataclasses.replace(box, detail=f"{level}\n{box.detail}" if box.detail else level) if seat.is_ai else box
+        for box, seat in zip(picture.seats, table.seats)))
 
 
 def option_value(option: Any, value: Any) -> str:
@@ -57,7 +75,9 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None, hands_by_d
     ])
     options = {option.name: option for option in (LANGUAGE, *ui.lobby_options)}
     extra = [f"{_(options[key].label) if key in options else key} **{option_value(options.get(key), value)}**"
-             for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats", "in_channel"}]
+             # (the AI level is told with each AI seat)
+             for key, value in table.options.items() if key not in {"stake", "turn_seconds", "seats", "in_channel",
+                                                                     "ai"}]
     if extra:
         embed.description += "\n" + " · ".join(extra)
     lines = [f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))]
@@ -141,7 +161,7 @@ def shown_view(table: Table, seat: int | None) -> dict:
 def table_picture(table: Table, ui: GameUI) -> Any:
     """The game's picture of the public table (a :class:`rendering.table_picture.TablePicture`),
     or None for a game that shows none."""
-    return ui.table_picture(shown_view(table, None), table.raw_names(), table)
+    return with_levels(ui.table_picture(shown_view(table, None), table.picture_names(), table), table)
 
 
 async def table_png_bytes(picture: Any) -> bytes:

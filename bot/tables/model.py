@@ -7,7 +7,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from .names import safe_name
+from .names import picture_names, safe_name
 
 
 @dataclass
@@ -125,6 +125,11 @@ class Table:
     def raw_names(self) -> list[str]:
         """The seats' names as chosen, for the pictures (drawn as text, never parsed)."""
         return [seat.name for seat in self.seats]
+
+    def picture_names(self) -> list[str]:
+        """The seats' names as the pictures draw them (:func:`names.picture_names`); call it in
+        the table's language."""
+        return picture_names(self.raw_names())
 
     def rounds_done(self) -> int:
         """Rounds finished in the current game (0 for games of one round)."""

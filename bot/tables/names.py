@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from discord.utils import escape_markdown, escape_mentions
 
+from rendering.table_picture import picture_names as rendering_picture_names
+
+from ..i18n import _
+
 
 def safe_name(name: str) -> str:
     """``name`` as message text shows it: literally, pinging nobody, with no markdown effect."""
     return escape_markdown(escape_mentions(name))
+
+
+def picture_names(names: list[str]) -> list[str]:
+    """The seats' names as the pictures draw them: without the characters no font of the
+    pictures has (a Chinese name on an install without the ``cjk`` extra), and "Seat 3" for a
+    name with nothing else, rather than an empty label or "???"."""
+    return rendering_picture_names(names, lambda number: _("Seat {number}").format(number=number))

@@ -93,6 +93,7 @@ class Slot:
     dirty: bool = True
     done: bool = False  # a once-slot that reached Discord, or a DM slot whose user closed DMs
     failures: int = 0
+    failing_since: float | None = None  # when the failures in a row began (metrics, /healthz)
     retry_at: float = 0.0
     pushed_at: float = float("-inf")
     dirty_since: float | None = None
@@ -241,6 +242,8 @@ class Presenter:
 
     def _failed(self, slot: Slot, exc: BaseException) -> None:
         slot.failures += 1
+        if slot.failing_since is None:
+            slot.failing_since = self.now()
         delay = retry_delay(slot.failures)
         slot.retry_at = self.now() + delay
         level = logging.WARNING if slot.failures <= 3 else logging.ERROR
@@ -284,6 +287,7 @@ class Presenter:
 
     def _shown(self, slot: Slot) -> None:
         slot.failures = 0
+        slot.failing_since = None
         slot.retry_at = 0.0
         slot.dirty_since = self.now() if slot.dirty else None
         if slot.once:

@@ -21,6 +21,7 @@ from .core import Refused, log, now
 from .model import Table
 from .retry import retry_delay
 from .showing import ShowFlow
+from .thinking import Thought, level_of, move_seed, quick_choice
 
 # A click is answered with its result in one call unless the table is busy this long.
 ACKNOWLEDGE_WITHIN = 1.0
@@ -241,6 +242,8 @@ class PlayFlow(ShowFlow):
             # the game waits until every person at it has been shown his cards (shown, the
             # outbox schedules it again)
             if all(self.can_see_hand(table, s) for s, seat in enumerate(table.seats) if not seat.is_ai):
+                if level_of(table.options) == "strong":
+                    self.thinking.warm()  # (at once after the first time)
                 self._spawn(self._ai_move(table, table.version), f"ai-{table.id}", table)
         elif table.clock is None or table.clock.done():
             table.clock = self._spawn(self._run_clock(table), f"clock-{table.id}", table)
@@ -306,7 +309,7 @@ class PlayFlow(ShowFlow):
             await self._save_table(table, seats=seats)
         table.timeouts[seat] = timeouts
         try:
-            await self._apply(table, seat, self.ui_of(table).timeout_action(table.state, seat), timed_out=True)
+            await self._apply(table, seat, await self._auto_action(table, seat), timed_out=True)
         except BaseException:
             table.timeouts[seat] = timeouts - 1
             raise
@@ -319,10 +322,19 @@ class PlayFlow(ShowFlow):
 
     async def _ai_move(self, table: Table, version: int, pause: float | None = None) -> None:
         """An AI seat (or the AI standing in for a person who is away) moves, after the pause
-        that lets people follow. A move that cannot be saved is tried again after a longer pause."""
+        that lets people follow. The strong AI thinks during the pause, in a worker process (its
+        move lands at the pause's end). A move that cannot be saved is tried again after a
+        longer pause."""
         delay = self.config.ai_delay_seconds if pause is None else pause
+        thought = self._start_thinking(table, version, delay)
         if delay:
             await asyncio.sleep(delay)
+        move = None
+        if thought is not None:
+            if table.version != version:  # someone else moved meanwhile: the search is moot
+                thought.future.cancel()
+                return
+            move = await self.thinking.result(thought)  # outside the lock: the table's clicks go on
         async with table.lock:
             state = table.state
             if table.version != version or state is None or state.is_over or table.status != "playing" or \
@@ -331,11 +343,10 @@ class PlayFlow(ShowFlow):
             seat = next((s for s in state.to_act if table.seats[s].auto), None)
             if seat is None:
                 return
-            ui = self.ui_of(table)
-            player = table.seats[seat]
-            action = ui.ai_action(state, seat) if player.is_ai else ui.timeout_action(state, seat)
+            if thought is None or thought.seat != seat:
+                move = await self._auto_action(table, seat)
             try:
-                await self._apply(table, seat, action)
+                await self._apply(table, seat, move)
             except LeaseLost:
                 return  # another process drives the table now
             except Exception:
@@ -346,6 +357,38 @@ class PlayFlow(ShowFlow):
                 return
             table.ai_failures = 0
             self._after_move(table)
+
+    def _start_thinking(self, table: Table, version: int, pause: float) -> Thought | None:
+        """At a strong table, the search for the seat the AI plays next, started now (None
+        when no search is needed: another level, no AI seat to move, a person's decision)."""
+        state = table.state
+        if level_of(table.options) != "strong" or table.version != version or state is None or state.is_over or \
+                table.status != "playing" or (self._between_rounds(table) and not self._deciding(table)):
+            return None
+        seat = next((s for s in state.to_act if table.seats[s].auto), None)
+        if seat is None:
+            return None
+        view = state.view(seat)
+        if not table.seats[seat].is_ai and self.ui_of(table).person_action(view) is not None:
+            return None
+        return self.thinking.start(table.game, seat, version, view, pause=pause,
+                                   seed=move_seed(table.id, table.game_no, version))
+
+    async def _auto_action(self, table: Table, seat: int) -> str:
+        """The move the AI makes for ``seat`` now, at the table's level: an AI seat's, or a
+        person's whose time ran out or who is away (except where the game leaves a decision to
+        the person: :meth:`GameUI.person_action`). Caller holds the lock."""
+        view = table.state.view(seat)
+        if not table.seats[seat].is_ai:
+            forced = self.ui_of(table).person_action(view)
+            if forced is not None:
+                return forced
+        level = level_of(table.options)
+        if level == "strong":  # no search was under way: one now (off the loop all the same)
+            return await self.thinking.result(self.thinking.start(
+                table.game, seat, table.version, view, pause=0.0,
+                seed=move_seed(table.id, table.game_no, table.version)))
+        return quick_choice(table.game, level, view)
 
     def _ai_move_imminent(self, table: Table) -> bool:
         """An AI seat moves next (the picture of the table is about to change again)."""

@@ -11,9 +11,7 @@ only what the server's admins set: whatever they did not set is the config's. Th
   game added to the bot later is allowed until the admins say otherwise)
 - ``threads``: False when tables play in the channel itself rather than in a thread of their own
 - ``gm_role``: the id of the game-master role (:mod:`bot.permissions`)
-
-(The AI level of issue #28 comes here too: a key, a field of :class:`ServerDefaults`, a line of
-:data:`SHOWN`, an option of ``/admin settings``.)
+- ``ai_level``: how well a new table's AI seats play (``easy``, ``normal``, ``strong``)
 
 A table's own options still win over these, and the config's limits (seconds per move between
 ``min_turn_seconds`` and ``max_turn_seconds``, the stake up to ``MAX_STAKE``) hold for them too:
@@ -27,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import i18n
 from .commands import MAX_STAKE
+from .thinking import LEVELS
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -34,7 +33,7 @@ if TYPE_CHECKING:
 #: the most open tables per channel a server may allow
 MAX_TABLES = 50
 #: the settings ``/admin settings`` shows, in its order (the keys it may reset)
-SHOWN = ("language", "stake", "turn_seconds", "max_tables", "disabled_games", "threads", "gm_role")
+SHOWN = ("language", "stake", "turn_seconds", "max_tables", "disabled_games", "threads", "gm_role", "ai_level")
 
 
 @dataclass(frozen=True)
@@ -48,6 +47,7 @@ class ServerDefaults:
     disabled_games: frozenset[str]
     threads: bool
     gm_role: int | None
+    ai_level: str
 
 
 def clamp(value: Any, low: int, high: int, default: int) -> int:
@@ -69,4 +69,5 @@ def server_defaults(settings: dict[str, Any], config: "Config") -> ServerDefault
         disabled_games=frozenset(settings.get("disabled_games") or ()),
         threads=settings.get("threads") is not False,
         gm_role=settings.get("gm_role"),
+        ai_level=settings["ai_level"] if settings.get("ai_level") in LEVELS else config.ai_level,
     )

@@ -8,6 +8,7 @@ is assembled from its parts: :mod:`.lobby`, :mod:`.play`, :mod:`.ending` on :mod
 from __future__ import annotations
 
 import json
+import time
 from datetime import datetime, timezone
 
 import discord
@@ -36,6 +37,18 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow, AdminFlow):
                      *, routed: bool = False) -> None:
         """A click on one of the tables' controls. With several processes, a click on a table
         another process drives is routed to it (``routed``: this is such a click, arrived)."""
+        if self.metrics is None or routed:  # (a routed click is counted where Discord delivered it)
+            return await self._answer(interaction, control, values, routed=routed)
+        started = time.perf_counter()
+        try:
+            await self._answer(interaction, control, values, routed=routed)
+        finally:
+            table = self.tables.get(control.table_id) if control is not None else None
+            self.metrics.clicked(table.game if table is not None else "other",
+                                 control.kind if control is not None else "invalid", time.perf_counter() - started)
+
+    async def _answer(self, interaction: discord.Interaction, control: ControlId | None, values: list[str],
+                      *, routed: bool) -> None:
         # what the clicker is told privately speaks his language; what the table shows, the
         # table's; his DMs, his own
         with i18n.language(await self.language_of(interaction)):

@@ -406,7 +406,7 @@ class ShowFlow(ServiceCore):
         with i18n.language(table.language):
             embed = messages.round_embed(played, ui, view, names, index)
             controls = messages.next_round_view(table) if live else None
-            rows = ui.round_rows(view, played.raw_names(), index)
+            rows = ui.round_rows(view, played.picture_names(), index)
             title = _("{game} · table #{table} · round {round}").format(game=ui.game.title, table=table.id,
                                                                          round=index + 1)
         return await _rows_draft(("round", played.game_id, index), embed, controls, rows, title, ui.deck,
@@ -438,7 +438,8 @@ class ShowFlow(ServiceCore):
                 elif game_id in self.unsettled:  # the chips shown are recorded later
                     embed.description = f"{embed.description}\n\n{unrecorded_note()}".strip()
                 controls = None if closed else messages.table_view(table, rematch=True)
-                rows = ui.result_rows(state.view(None), played.raw_names(), messages.settlement(played, outcome))
+                rows = ui.result_rows(state.view(None), played.picture_names(),
+                                      messages.settlement(played, outcome))
                 title = _("{game} · table #{table} · game {number} — result").format(
                     game=ui.game.title, table=table.id, number=played.game_no)
             return await _rows_draft(("result", game_id), embed, controls, rows, title, ui.deck, "result.png")

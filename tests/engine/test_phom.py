@@ -156,7 +156,7 @@ def test_deal_in_blocks_and_record():
     assert state.legal_actions(1) == []
     assert all(a.startswith("discard ") for a in state.legal_actions(0))
     rec = state.record()
-    assert rec == {"game": "phom", "version": 1, "options": {"players": 3}, "deck": deck, "actions": []}
+    assert rec == {"game": "phom", "version": 1, "options": {"players": 3, "send": False}, "deck": deck, "actions": []}
 
 
 def test_bad_decks_and_seeds():
@@ -170,7 +170,8 @@ def test_bad_decks_and_seeds():
         GAME.new(5)
     a, b = GAME.new(4, seed=7), GAME.new(4, seed=7)
     assert a.record()["deck"] == b.record()["deck"]
-    assert GAME.new(2, seed=1, options={"stake": 5}).record()["options"] == {"players": 2, "stake": 5}
+    assert GAME.new(2, seed=1, options={"stake": 5}).record()["options"] == {"players": 2, "send": False,
+                                                                            "stake": 5}
 
 
 def test_turn_errors_and_parsing():
@@ -670,7 +671,7 @@ def test_view_keys_and_privacy():
     state = new(["7H", "5H 6H"])
     keys = set(state.view(None))
     assert keys == {"game", "seat", "num_players", "current", "to_act", "phase", "stock", "draws",
-                    "last_round", "active", "discards", "eaten", "shown", "hand_sizes", "hand",
+                    "last_round", "active", "discards", "eaten", "shown", "send", "sent", "hand_sizes", "hand",
                     "drawn", "locked", "arrangement", "legal", "outcome"}
     for seat in (0, 1, None):
         assert set(state.view(seat)) == keys
@@ -695,3 +696,101 @@ def test_replay_reproduces_state():
     for seat in (None, 0, 1, 2):
         assert again.view(seat) == state.view(seat)
     assert again.record() == state.record()
+
+
+# --------------------------------------------------------------------------------------------
+# option gửi (send): phom.md "Option: gửi"
+
+SEND = {"send": True}
+#: 2 players: seat 0 shows 3S 4S 5S and 9H 9D 9C at draw 6 (keeping KD 2H AH: 16 points);
+#: seat 1 makes draw 7, the last, drawing 8C
+SEND_S0 = "3S 4S 5S 9H 9D 9C KD QC 2H AH"
+SEND_STOCK = "8D JH JC 5D TD 4H 8C"
+
+
+def sending_game(s1: str, options=SEND):
+    """Seat 1 at its last-round turn, having drawn 8C (draw 7): the game ends at its discard."""
+    state = GAME.new(2, deck=build_deck([SEND_S0, s1], SEND_STOCK), options=options)
+    state.apply(0, "discard QC")
+    play_until_draws(state, 5)
+    state.apply(0, "draw")  # 4H
+    state.apply(0, "show 3S 4S 5S | 9H 9D 9C")
+    state.apply(0, "discard 4H")
+    state.apply(1, "draw")
+    assert state.view(1)["drawn"] == "8C" and state.phase == "show"
+    return state
+
+
+def sends(state, seat: int) -> list[str]:
+    return [a for a in state.legal_actions(seat) if a.startswith("send ")]
+
+
+def test_send_extends_a_set_to_four_and_a_run_at_each_end_then_again():
+    state = sending_game("AC 2C 3C 9S 2S 6S 7S KH QS")
+    assert sends(state, 1) == []  # not before showing
+    with pytest.raises(IllegalAction, match="last round, after showing"):
+        state.apply(1, "send 9S 0:2")
+    state.apply(1, "show AC 2C 3C")
+    # the phỏm of seat 0 are numbered in the order he showed them: 1 = 3S 4S 5S, 2 = the nines
+    assert sends(state, 1) == ["send 2S 0:1", "send 6S 0:1", "send 9S 0:2"]
+    for bad, reason in [("send 7S 0:1", "7S does not fit on 3S 4S 5S"), ("send 9S 0:3", "no such phỏm"),
+                        ("send 2S 1:1", "no such phỏm"), ("send KD 0:1", "do not have KD"),
+                        ("send 9S", "send <card> <seat>:<phỏm number>")]:
+        with pytest.raises(IllegalAction, match=reason):
+            state.apply(1, bad)
+    events = state.apply(1, "send 9s 0:2")
+    assert events == [Event(1, "send", ("9S",), phrases=(
+        Phrase("phom.send", {"player": 1, "owner": 0}, {"card": "9S", "number": 2}),))]
+    state.apply(1, "send 2S 0:1")
+    state.apply(1, "send 6S 0:1")
+    assert "send 7S 0:1" in sends(state, 1)  # onto the phỏm already extended
+    state.apply(1, "send 7S 0:1")
+    view = state.view(None)
+    assert view["shown"][0] == [["2S", "3S", "4S", "5S", "6S", "7S"], ["9S", "9H", "9D", "9C"]]
+    assert view["sent"] == [[[["2S", 1], ["6S", 1], ["7S", 1]], [["9S", 1]]], [[]]]
+    assert view["hand_sizes"] == [3, 3] and state.view(1)["hand"] == ["8C", "QS", "KH"]
+    assert sends(state, 1) == []
+    state.apply(1, "discard KH")
+    assert state.is_over
+    # the sent cards count for nobody: seat 1 keeps 8C QS (20), seat 0 KD 2H AH (16)
+    out = state.outcome()
+    assert [r.points for r in out.results] == [16, 20] and out.winner == 0
+    assert reasons(state) == [(1, 0, 1, "rank 2")]
+    assert state.view(None)["outcome"]["hands"][0]["melds"] == view["shown"][0]
+    assert state.record()["actions"][-5:] == [[1, "send 9S 0:2"], [1, "send 2S 0:1"], [1, "send 6S 0:1"],
+                                              [1, "send 7S 0:1"], [1, "discard KH"]]
+    again = GAME.replay(state.record())
+    assert [again.view(s) for s in (None, 0, 1)] == [state.view(s) for s in (None, 0, 1)]
+
+
+def test_a_mom_hand_may_not_send():
+    state = sending_game("AC 3C 5H 9S 2S 6S JD KH QS")
+    assert state.legal_actions(1) == ["show"]
+    state.apply(1, "show")
+    assert sends(state, 1) == []
+    with pytest.raises(IllegalAction, match="Only a player who showed a phỏm may send"):
+        state.apply(1, "send 9S 0:2")
+
+
+def test_without_the_option_nobody_sends():
+    state = sending_game("AC 2C 3C 9S 2S 6S 7S KH QS", options={})
+    state.apply(1, "show AC 2C 3C")
+    assert sends(state, 1) == [] and not state.view(1)["send"]
+    with pytest.raises(IllegalAction, match="Unknown action"):
+        state.apply(1, "send 9S 0:2")
+
+
+def test_sending_never_makes_an_u():
+    # seat 1 shows the run AC-8C, sends 9S and discards KH: his hand is empty, yet no ù
+    state = sending_game("AC 2C 3C 4C 5C 6C 7C 9S KH")
+    state.apply(1, "show AC 2C 3C 4C 5C 6C 7C 8C")
+    assert sends(state, 1) == ["send 9S 0:2"]
+    state.apply(1, "send 9S 0:2")
+    with pytest.raises(IllegalAction, match="Keep your last card"):
+        state.apply(1, "send KH 0:2")
+    events = state.apply(1, "discard KH")
+    assert [e.kind for e in events] == ["discard", "end"]
+    out = state.outcome()
+    assert [r.points for r in out.results] == [16, 0] and out.winner == 1
+    assert [r.notes for r in out.results] == [[], []]
+    assert reasons(state) == [(0, 1, 1, "rank 2")]

@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK, sort_cards
 from bot.games.french import sort_key as french_key
-from bot.games.phom import GAME, PHRASES, arrange, best_points, find_phom, is_u
+from bot.games.phom import GAME, PHRASES, arrange, best_points, find_phom, is_phom, is_u
+from bot.games import simple_ai
 from bot.games.phom_ai import choose, quick_select
+from bot.games.phom_melds import card_points
 
 MAX_STEPS = 400  # a game has at most 1 + 15 draw turns + a few dozen eat turns, 3 actions each
 
@@ -40,7 +42,12 @@ def assert_conserved(state) -> None:
         # discard, or a winner who ù'd before discarding.
         may_hold_ten = (seat == state.current and not state.is_over) or seat == 0 or (
             state.is_over and state.outcome().winner == seat)
-        assert len(state.hands[seat]) + sum(map(len, state.shown[seat])) in ((9, 10) if may_hold_ten else (9,))
+        # gửi: a seat's shown phỏm may hold cards others sent, and its own sent cards are elsewhere
+        received = sum(map(len, state.sent[seat]))
+        own = len(state.hands[seat]) + sum(map(len, state.shown[seat])) - received + state.sends[seat]
+        assert own in ((9, 10) if may_hold_ten else (9,))
+        for k, meld in enumerate(state.shown[seat]):
+            assert is_phom(meld) and {c for c, _sender in state.sent[seat][k]} <= set(meld)
     cards += state.stock[state.stock_pos:]
     assert len(cards) == 52 and set(cards) == set(FULL_DECK)
 
@@ -85,11 +92,11 @@ def illegal_candidates(state, rng: random.Random) -> list[tuple[int, str]]:
 
 
 @GAMES
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
-@example(players=4, seed=4892)  # ends with a ù before discarding by a seat other than 0
-def test_random_legal_play(players, seed):
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), send=st.booleans())
+@example(players=4, seed=4892, send=False)  # ends with a ù before discarding by a seat other than 0
+def test_random_legal_play(players, seed, send):
     rng = random.Random(seed)
-    state = GAME.new(players, seed=seed)
+    state = GAME.new(players, seed=seed, options={"send": send})
     dealt_u = [s for s in range(players) if is_u(state.hands[s])]
     assert state.is_over == bool(dealt_u)  # a hand dealt all in phỏm ends the game at the deal
     if dealt_u:
@@ -117,7 +124,8 @@ def test_random_legal_play(players, seed):
                 state.apply(who, action)
                 print("accepted", who, action, legal)
         assert snapshot(state) == before
-        state.apply(seat, rng.choice(legal))
+        sends = [a for a in legal if a.startswith("send ")]  # rare among the legal: favoured
+        state.apply(seat, rng.choice(sends if sends and rng.random() < 0.8 else legal))
         steps += 1
         assert steps <= MAX_STEPS
     assert_conserved(state)
@@ -130,15 +138,18 @@ def test_random_legal_play(players, seed):
         # a normal end: every phỏm was shown, so the held cards hold none (móm = no phỏm)
         assert all(find_phom(state.hands[s]) is None for s in range(players))
         assert all(r.notes == (["móm"] if not state.shown[r.seat] else []) for r in out.results)
+        assert [r.points for r in out.results] == [sum(card_points(c) for c in state.hands[s]) for s in range(players)]
+    if not send:
+        assert not any(state.sends) and not any(a.startswith("send") for _seat, a in state.record()["actions"])
     replayed = GAME.replay(state.record())
     assert snapshot(replayed) == snapshot(state)
 
 
 @GAMES
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1))
-def test_replay_mid_game(players, seed, cut):
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1), send=st.booleans())
+def test_replay_mid_game(players, seed, cut, send):
     rng = random.Random(seed)
-    state = GAME.new(players, seed=seed, options={"note": "x"})
+    state = GAME.new(players, seed=seed, options={"note": "x", "send": send})
     history = []
     while not state.is_over:
         seat = state.current
@@ -155,9 +166,10 @@ def test_replay_mid_game(players, seed, cut):
 
 
 @AI_GAMES
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
-def test_ai_games(players, seed):
-    state = GAME.new(players, seed=seed)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), send=st.booleans())
+@example(players=2, seed=41, send=True)  # the AI sends three cards
+def test_ai_games(players, seed, send):
+    state = GAME.new(players, seed=seed, options={"send": send})
     steps = 0
     while not state.is_over:
         seat = state.current
@@ -166,10 +178,13 @@ def test_ai_games(players, seed):
         selected = quick_select(state.view(seat))
         assert set(selected) <= state.hands[seat]
         verb, _, rest = action.partition(" ")
+        if verb == "send":  # the card; the phỏm it goes onto is picked apart
+            rest = rest.split()[0]
         assert sorted(selected) == sorted(rest.replace("|", " ").split())
         if verb == "discard":
             assert selected[0] not in state.locked(seat)
         state.apply(seat, action)
+        assert_conserved(state)
         steps += 1
         assert steps <= MAX_STEPS
     state.outcome().check_balanced()
@@ -177,14 +192,19 @@ def test_ai_games(players, seed):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_ai_against_random_players(seed):
+@given(seed=st.integers(0, 2**32 - 1), send=st.booleans(), ai=st.sampled_from([choose, simple_ai.phom]))
+def test_ai_against_random_players(seed, send, ai):
     rng = random.Random(seed)
-    state = GAME.new(4, seed=seed)
+    state = GAME.new(4, seed=seed, options={"send": send})
     while not state.is_over:
         seat = state.current
         legal = state.legal_actions(seat)
-        state.apply(seat, choose(state.view(seat)) if seat % 2 == 0 else rng.choice(legal))
+        if seat % 2 == 0:
+            action = ai(state.view(seat))
+            assert action in legal
+        else:
+            action = rng.choice(legal)
+        state.apply(seat, action)
     state.outcome().check_balanced()
     state.outcome().check_phrases(PHRASES)
 

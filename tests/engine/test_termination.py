@@ -86,7 +86,7 @@ def play(game: str, players: int, options: dict, seed: int, per_round: int, max_
 def cases():
     for n in (2, 4):
         for k, seeds in enumerate((range(10), range(10, 20))):
-            yield pytest.param("phom", n, {}, seeds, 21 * n, 1, id=f"phom-{n}-{k}")
+            yield pytest.param("phom", n, {"send": k == 1}, seeds, 21 * n, 1, id=f"phom-{n}-{k}")
         for chiu in ("auto", "ask"):
             for previous_winner in (None, n - 1):
                 options = {"chiu": chiu, "previous_winner": previous_winner}

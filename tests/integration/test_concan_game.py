@@ -246,7 +246,7 @@ def seating(table) -> list[tuple[int | None, str]]:
 
 
 def shown_name(name: str) -> str:
-    return f"🤖 {name}" if name.startswith("AI ") else name
+    return f"🤖 {name} · normal" if name.startswith("AI ") else name  # an AI seat with its level
 
 
 def lobby_order(message) -> list[str]:

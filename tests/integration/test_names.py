@@ -94,7 +94,7 @@ async def test_a_match_shows_names_literally_and_pictures_draw_them_as_they_are(
     await host.click(players.channel.last_message, label="Add AI")  # "AI 1": no seat has that raw name
     lobby = players.channel.last_message
     assert lobby.embeds[0].fields[0].value == "\n".join(
-        [f"{i + 1}. {names[name]}" for i, name in enumerate(raw)] + ["4. 🤖 AI 1"])
+        [f"{i + 1}. {names[name]}" for i, name in enumerate(raw)] + ["4. 🤖 AI 1 · normal"])  # (its level)
     env.bot.tables.next_seating = [0, 1, 2, 3]  # the lobby's order (Concan draws one otherwise)
     await host.click(lobby, label="Start")
     table = table_of(env)

@@ -319,3 +319,57 @@ async def test_a_hand_dealt_all_in_phom_wins_before_anyone_plays(simcord_env):
     rows = await ledger_rows(env, table.game_id)
     assert [r["chips"] for r in rows] == [72, -36, -36]
     assert "Game over" in dm(lan).content and enabled(dm(lan)) == set()
+
+
+async def test_a_game_with_gui_where_a_person_sends_cards_and_the_result_counts_them(simcord_env):
+    """Issue #31: with ``send`` on, Minh shows, sends four cards onto Lan's phỏm (each fits one
+    phỏm: select it, one click) and discards; only the two cards he kept count."""
+    from tests.engine.test_phom import SEND_S0, SEND_STOCK, build_deck
+
+    env = simcord_env
+    pack = build_deck([SEND_S0, "AC 2C 3C 9S 2S 6S 7S KH QS"], SEND_STOCK)
+    players = await start_table(env, "phom", 2, 0, deck=pack, stake=10, send=True)
+    lan, minh = players.members
+    table = table_of(env)
+    assert table.state.options["send"] is True
+    lobby = next(m for m in players.channel.history() if m.embeds and "Players" in [f.name for f in m.embeds[0].fields])
+    assert "gửi **on**" in lobby.embeds[0].description
+    rules = await lan.slash(players.channel, "rules phom")
+    assert "**Gửi** (table option `send`" in rules.response.embeds[0].description
+
+    async def play(member, *, select: list[str] = (), click: str) -> None:
+        if select:
+            await member.user.select(dm(member), list(select))
+        assert private_texts(await member.user.click(dm(member), label=click)) == []
+
+    await play(lan, select=["QC"], click="Discard")
+    while table.state.draws < 5:  # draw and discard the drawn card
+        member = players.members[table.state.current]
+        await play(member, click="Draw")
+        await play(member, select=[table.state.view(table.state.current)["drawn"]], click="Discard")
+    await play(lan, click="Draw")
+    await play(lan, click="Show")  # nothing selected: the best show, 3S 4S 5S | 9H 9D 9C
+    assert "Send" not in buttons(dm(lan))  # Minh has shown nothing to send onto
+    await play(lan, select=["4H"], click="Discard")
+
+    await play(minh, click="Draw")  # 8C, the last draw
+    await play(minh, click="Show")
+    assert "Send" in buttons(dm(minh)) and "Send" not in enabled(dm(minh))  # it waits for a card
+    assert "**Send**" in dm(minh).content
+    await play(minh, select=["9S"], click="Send")  # the nines: a set of four
+    assert table.state.view(None)["shown"][0][1] == ["9S", "9H", "9D", "9C"]
+    assert "minh sent 9♠ to lan's phỏm 2" in play_channel(players).last_message.embeds[0].fields[-1].value
+    await minh.user.click(dm(minh), label="Quick Select")  # the AI's send: 6S onto 3S 4S 5S
+    assert "Send" in enabled(dm(minh))
+    await play(minh, click="Send")
+    await play(minh, select=["7S"], click="Send")  # onto the phỏm just extended
+    await play(minh, select=["2S"], click="Send")  # its other end
+    assert table.state.view(None)["sent"][0] == [[["6S", 1], ["7S", 1], ["2S", 1]], [["9S", 1]]]
+    await play(minh, select=["KH"], click="Discard")
+
+    assert game_over(players)
+    outcome = table.state.outcome()
+    assert [r.points for r in outcome.results] == [16, 20]  # Minh keeps 8C QS; the sent cards count for nobody
+    rows = await ledger_rows(env, table.game_id)
+    assert [r["chips"] for r in rows] == [10, -10]
+    assert "20 points" in str(play_channel(players).last_message.embeds[0].to_dict())

@@ -1,14 +1,18 @@
 """Every game survives a restart of the bot in the middle of a game, on SQLite and on
 PostgreSQL: the record is the same after the restore, the clock plays on, and the game is
 settled exactly once, zero-sum. And a bot moved from SQLite to PostgreSQL mid-game
-(``chieu copy-database``) plays the game on."""
+(``chieu copy-database``), or started on a backup taken mid-game (``chieu backup``), plays the
+game on."""
 
 from __future__ import annotations
 
 import logging
+import shutil
+import sqlite3
 
 import pytest
 
+from bot.backup import backup_database
 from bot.copy_database import copy_database
 from tests.databases import both_backends
 from tests.simhelpers import game_over, ledger_rows, start_table, table_of
@@ -84,6 +88,33 @@ async def test_a_game_moved_to_postgresql_plays_on(simcord_env, bot_factory, bac
         await env.bot.release()
     finally:
         await postgres_server.drop_database(name)
+
+
+async def test_a_backup_taken_mid_game_restores_the_game_in_a_new_bot(simcord_env, bot_factory, backend, tmp_path):
+    env = simcord_env
+    assert backend == "sqlite"
+    env.bot.tables.config = env.bot.config.with_overrides(**PATIENT)
+    players = await start_table(env, "phom", 1, 1, seed=5)
+    await play_on(env, minutes=2)
+    record = table_of(env).state.record()
+    backup = tmp_path / "backups" / "chieu.sqlite3"
+    backup.parent.mkdir()
+    await backup_database(env.bot.config.database, str(backup))  # while the bot runs
+    await play_on(env, minutes=1)
+    assert table_of(env).state.record() != record, "the bot played on: moves the backup does not hold"
+    await env.bot.release()
+
+    # the restore: the backup file put where the new bot's database is. It holds the game as it
+    # was when backed up; the new bot then plays the turns whose time ran out since.
+    restored = tmp_path / "restored.sqlite3"
+    shutil.copyfile(backup, restored)
+    with sqlite3.connect(restored) as copy:
+        assert copy.execute("SELECT COUNT(*) FROM actions").fetchone() == (len(record["actions"]),)
+    await env.restart_bot(bot_factory(database=str(restored), **PATIENT))
+    actions = table_of(env).state.record()["actions"]
+    assert actions[:len(record["actions"])] == record["actions"]
+    await play_on(env, minutes=100)
+    await assert_settled_once(env, players, 2)
 
 
 async def test_a_table_that_cannot_be_rebuilt_does_not_keep_the_others_from_coming_back(simcord_env, bot_factory,

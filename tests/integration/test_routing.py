@@ -181,6 +181,8 @@ async def test_a_click_reaching_the_old_driver_after_a_takeover_goes_to_the_new_
     assert result.acknowledged and private_texts(result) == []
     assert adopted.arranged.get(0, True) is not arranged, "applied by b, the table's driver"
     assert mine.dropped and mine.id not in a.tables.tables
+    # what the metrics show (bot.metrics: chieu_leases_adopted_total, chieu_leases_lost_total)
+    assert (b.tables.leases.adopted, a.tables.leases.lost, a.tables.leases.adopted) == (1, 1, 0)
     (last,) = await a.db.fetchall("SELECT sender, taken_by FROM routed_clicks WHERE payload <> ''")
     assert tuple(last) == ("a", "b")
 

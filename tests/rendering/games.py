@@ -14,7 +14,8 @@ from rendering.table import rows_image
 from rendering.table_picture import table_picture_image
 
 UIS = {"phom": PhomUI, "chan": ChanUI, "tusac": TuSacUI, "chinchon": ChinchonUI, "concan": ConcanUI}
-OPTIONS = {"chinchon": {"target": 30}, "concan": {"rounds": 3}}  # short matches: a few rounds
+OPTIONS = {"chinchon": {"target": 30}, "concan": {"rounds": 3},  # short matches: a few rounds
+           "phom": {"send": True}}  # gửi: sent cards on the phỏm (and in the results)
 NAMES = ["Lan", "🤖 AI 1", "Nguyễn Đức", "Hòa 🌸", "محمد", "李小龍"]
 CASES = [(game, players) for game, ui in UIS.items() for players in (2, 4, 6)
          if ui.game.min_players <= players <= ui.game.max_players]
@@ -31,7 +32,7 @@ def pictures_of_a_game(game: str, players: int, seed: int = 3):
     ui, table = UIS[game](), table_of(game, players)
     options = ui.engine_options(ui.table_options(OPTIONS.get(game, {}), stake=1))
     state = ui.game.new(players, seed=seed, options=options)
-    names, raw = table.names(), table.raw_names()
+    names = raw = table.picture_names()  # as the bot passes them
     views = []
     for move in range(20000):
         if state.is_over:

@@ -17,7 +17,7 @@ from rendering.shapes import SUIT_CHARS
 from rendering.text import text_line
 from tests.rendering.games import CASES, pictures_of_a_game
 
-pytestmark = pytest.mark.skipif(not has_vietnamese(), reason="Noto Sans (fontpkg-noto-sans) not installed")
+pytestmark = pytest.mark.skipif(not has_vietnamese(), reason="Noto Sans (rendering/assets/noto) missing")
 
 LOCALE = Path(__file__).resolve().parents[2] / "bot" / "locale"
 NAMES = ["🤖 AI 1", "Hòa 🌸", "محمد علي", "李小龍", "Zoë ☕", "👨‍👩‍👧 Family", "Ŋgozi ✨", "Σοφία", "Дмитрий",
@@ -110,6 +110,18 @@ def test_names_with_emoji_arabic_chinese_are_drawn():
     assert_every_glyph(NAMES)
     for ch in characters(NAMES):
         assert in_cmap(ch), ch
+
+
+def test_each_faces_character_map_is_read_as_fonttools_reads_it():
+    """rendering.cmap reads the cmaps itself (fontTools is 30 MB, for the tests only)."""
+    for index, path in enumerate(fonts.CHAIN):
+        number = fonts._collection_index(path)
+        with TTFont(str(path), lazy=True, fontNumber=number) as face:
+            notdef = face.getGlyphOrder()[0]
+            expected = {point for point, glyph in (face.getBestCmap() or {}).items() if glyph != notdef}
+            if path.suffix == ".ttc":
+                assert face["name"].getDebugName(1).endswith(" SC"), "Chinese names in Simplified Chinese letters"
+        assert fonts.chain_cmap(index) == expected, path.name
 
 
 def test_the_arrow_is_not_a_box():

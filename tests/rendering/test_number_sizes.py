@@ -129,7 +129,7 @@ def test_every_number_of_a_result_or_round_picture_is_11_px_tall_at_400_px(game,
                 assert any(text.startswith("1. ") for text, _digits, _height in heights), "no rank was measured"
             small = [(text, digits, height) for text, digits, height in heights if height < MIN_DIGIT_PX]
             assert not small, (kind, image.size, small[:5])
-    assert "result" in kinds and (("round" in kinds) == (game in OPTIONS))
+    assert "result" in kinds and (("round" in kinds) == UIS[game]().game.multi_round)
 
 
 def test_the_measure_finds_small_digits():

@@ -133,7 +133,7 @@ def test_vietnamese_caption_renders():
     _open(png)
 
 
-@pytest.mark.skipif(not has_vietnamese(), reason="Noto Sans (fontpkg-noto-sans) not installed")
+@pytest.mark.skipif(not has_vietnamese(), reason="Noto Sans (rendering/assets/noto) missing")
 def test_vietnamese_glyphs_are_real_glyphs():
     # with a font lacking them, each accented letter would draw the same .notdef box
     masks = {text_line(ch, 20, False, (255, 255, 255)).layers[0][1].tobytes()

@@ -21,7 +21,9 @@ def test_the_image_installs_every_package_the_project_ships():
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
     for package in (p.rstrip("*") for p in packages):
         assert re.search(rf"^COPY {package} \./{package}$", dockerfile, re.M), package
-    assert "pip install --no-cache-dir ." in dockerfile and 'ENTRYPOINT ["chieu"]' in dockerfile
+    # the base is a build argument (scripts/check-image builds on one made from Debian's packages)
+    assert re.search(r"^ARG BASE=python:3\.11-slim\nFROM \$\{BASE\}$", dockerfile, re.M)
+    assert 'pip install --no-cache-dir ".[cjk]"' in dockerfile and 'ENTRYPOINT ["chieu"]' in dockerfile
 
 
 def test_the_bot_processes_share_postgresql_and_split_the_shards(monkeypatch):
@@ -50,3 +52,22 @@ def test_the_bot_processes_share_postgresql_and_split_the_shards(monkeypatch):
     # Discord's 50 calls/s are the bot's, not each process's: together they spend the bot's share
     assert sum(rates) == load().rest_calls_per_second
     assert "${POSTGRES_PASSWORD" in compose["services"]["db"]["environment"]["POSTGRES_PASSWORD"]
+
+
+def test_each_bot_process_is_checked_by_its_healthz_and_scraped_by_the_optional_prometheus(monkeypatch):
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    bots = {name: service for name, service in compose["services"].items() if name.startswith("bot")}
+    monkeypatch.setenv("CHIEU_DATABASE", "postgresql://chieu:x@db:5432/chieu")
+    targets = []
+    for name, service in bots.items():
+        config = load(ROOT / "deploy" / Path(service["environment"]["CHIEU_CONFIG"]).name)
+        assert config.metrics_port and config.metrics_host == "0.0.0.0"  # (reached over compose's network)
+        check = " ".join(service["healthcheck"]["test"])
+        assert f"http://127.0.0.1:{config.metrics_port}/healthz" in check and "curl" not in check
+        targets.append(f"{name}:{config.metrics_port}")
+    prometheus = compose["services"]["prometheus"]
+    assert prometheus["profiles"] == ["metrics"]  # optional: started only when asked for
+    assert all(port.startswith("127.0.0.1:") for port in prometheus["ports"])
+    scraped = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text())
+    (job,) = scraped["scrape_configs"]
+    assert sorted(job["static_configs"][0]["targets"]) == sorted(targets)

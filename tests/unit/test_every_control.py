@@ -30,6 +30,11 @@ def game_uis():
                 for option in ui.lobby_options:
                     for choice in option.choices[1:]:
                         uis.append((ui.bind({option.name: choice}), {option.name: choice}))
+                    if option.kind is bool:  # the other value of a switch (Phỏm's gửi), where it changes the game
+                        switched = next(({option.name: value} for value in (True, False)
+                                         if ui.engine_options({option.name: value}) != ui.engine_options({})), None)
+                        if switched:
+                            uis.append((ui.bind(switched), switched))
     return uis
 
 

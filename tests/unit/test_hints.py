@@ -16,7 +16,7 @@ BOLD = re.compile(r"\*\*(.+?)\*\*")
 MOVES = {
     "draw": {"draw"}, "eat": {"eat"}, "take": {"take"}, "discard": {"discard"}, "pass": {"pass"},
     "chíu": {"chiu"}, "ù!": {"u"}, "show": {"show"}, "open": {"open"}, "meld": {"meld"},
-    "lay off": {"layoff"}, "swap joker": {"swap"}, "close": {"close"}, "win!": {"win"},
+    "lay off": {"layoff"}, "swap joker": {"swap"}, "close": {"close"}, "win!": {"win"}, "send": {"send"},
 }
 
 

@@ -108,7 +108,7 @@ def test_sibling_names_stay_distinct_in_every_language():
         cat = catalog(LOCALE / lang / "LC_MESSAGES" / "chieu.po")
         options = {m.id: m.string for m in messages_of(cat) if m.context == "option name"}
         groups = [("stake", "seats", "turn_seconds", "language", "ga_stake", "chiu", "worst_card_penalty", "deck",
-                   "close_limit", "lay_off", "target", "rounds", "open_min"), ("user", "game", "period", "by")]
+                   "close_limit", "lay_off", "target", "rounds", "open_min", "send"), ("user", "game", "period", "by")]
         for group in groups:
             names = [options[o] for o in group if o in options]
             assert len(names) == len(set(names)), (lang, names)
@@ -134,3 +134,25 @@ def test_a_language_is_named_as_a_sentence_writes_it():
         assert i18n.language_name("vi") == "tiếng Việt"
     with i18n.language("en"):
         assert i18n.language_name("vi") == "Vietnamese"
+
+
+def test_slash_descriptions_fit_discord_in_every_language():
+    """Discord refuses a command or option description over 100 characters, in any of its
+    localizations (the Spanish of Phỏm's gửi option first ran to 115)."""
+    import importlib
+
+    from bot.app import EXTENSIONS
+    from bot.tables.commands import GameCog
+
+    descriptions = set()
+    for extension in EXTENSIONS:
+        for value in vars(importlib.import_module(extension)).values():
+            if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog:
+                ui = value.ui_class()
+                descriptions |= {ui.description, ui.new_description, ui.stake_description,
+                                 *(option.description for option in ui.lobby_options)}
+    for lang in LANGUAGES:
+        cat = catalog(LOCALE / lang / "LC_MESSAGES" / "chieu.po")
+        for description in descriptions:
+            assert len(description) <= 100, description
+            assert len(cat.get(description).string) <= 100, (lang, cat.get(description).string)

@@ -1,6 +1,6 @@
 """An installed bot speaks every language and has everything it reads: a wheel built from
 exactly the files the Dockerfile copies (what the image installs; a clone has more) carries the
-catalogs, the rules texts and the card font, and its cogs import (issue #18; the image, #19).
+catalogs, the rules texts, the card font and the Noto fonts, and its cogs import (issue #18; the image, #19).
 
 The wheel is built without the network (``--no-index --no-build-isolation``: setuptools and
 wheel come from the test extras) and unzipped; a subprocess started outside the repo, with only
@@ -45,7 +45,9 @@ PROBE = textwrap.dedent("""
     said = {"entry": entry.value,
             "from_wheel": all(here in Path(m.__file__).resolve().parents for m in (module, i18n, fonts, *cogs)),
             "cjk_font": fonts.CJK_FONT_PATH.is_file() and here in fonts.CJK_FONT_PATH.resolve().parents,
-            "rules": rules, "hand_bytes": len(hand)}
+            "rules": rules, "hand_bytes": len(hand),
+            "vietnamese": fonts.has_vietnamese(),
+            "chain_in_wheel": sorted(p.name for p in fonts.CHAIN if here in p.resolve().parents)}
     for lang in ("en", "vi", "es"):
         with i18n.language(lang):
             said[lang] = [i18n._("It is not your turn."),
@@ -94,6 +96,9 @@ def test_the_installed_bot_speaks_every_language_and_has_its_files(tmp_path):
     assert said["entry"] == "bot.__main__:main"
     assert said["from_wheel"], "the probe imported the repo's code, not the wheel's"
     assert said["cjk_font"] and said["hand_bytes"] > 1000, "the card font travels with the wheel"
+    noto = sorted(p.name for p in (ROOT / "rendering" / "assets" / "noto").glob("*.ttf"))
+    assert said["vietnamese"] and len(noto) > 20, "Noto Sans travels with the wheel"
+    assert said["chain_in_wheel"] == sorted([*noto, "NotoSansCJK-cards.otf"]), "and every fallback font"
     assert said["rules"] == sorted(p.name for p in (ROOT / "bot" / "rules").glob("*.md")), "every rules text"
     assert said["en"] == ["It is not your turn.", "(1 round)", "(3 rounds)", "A new DM"]
     assert said["vi"] == ["Chưa đến lượt bạn.", "(1 ván)", "(3 ván)", "Một tin nhắn riêng mới"]

@@ -1,0 +1,136 @@
+"""bot.metrics without Discord: the classes of calls, 429s, a database that hangs, and the
+Grafana dashboard, whose queries may only name metrics the bot exports."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from prometheus_client import generate_latest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot import metrics
+from bot.config import load
+from bot.metrics import GLOBAL, INTERACTION, Metrics, TimedBackend, _State, call_class
+from bot.tables.budget import Budget
+from bot.tables.leases import Leases
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def stub_bot(fetchone=None):
+    """What the metrics read of a bot: its gateway, database and table service."""
+    async def answered(sql, params=()):
+        return (1,)
+
+    service = SimpleNamespace(tables={}, uis={"phom": None, "chan": None}, budget=Budget(40), unsettled=set(),
+                              leases=SimpleNamespace(epochs={}, adopted=0, lost=0))
+    return SimpleNamespace(is_closed=lambda: False, is_ready=lambda: True, shards={}, latency=0.05,
+                           db=SimpleNamespace(fetchone=fetchone or answered), tables=service)
+
+
+def exported(bot) -> set[str]:
+    """The names of every sample the bot's /metrics shows."""
+    found = Metrics("127.0.0.1", 1, 600)
+    found.games(bot.tables.uis)
+    found.registry.register(_State(bot))
+    text = generate_latest(found.registry).decode()
+    return {sample.name for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def test_interaction_answers_are_told_from_globally_limited_calls_in_full_urls_too():
+    api = "https://discord.com/api/v10"
+    assert call_class("POST", f"{api}/interactions/1/tok/callback") == INTERACTION
+    assert call_class("PATCH", f"{api}/webhooks/123/tok/messages/@original?wait=true") == INTERACTION
+    assert call_class("PATCH", f"{api}/channels/1/messages/2") == GLOBAL
+    assert call_class("GET", f"{api}/webhooks/123") == GLOBAL  # (a bot-authorised webhook call)
+
+
+async def test_each_429_discord_answers_is_counted_by_class():
+    counted = Metrics("127.0.0.1", 1, 600)
+    (answered,) = counted.http_trace().on_request_end
+
+    async def answer(method, url, status):
+        await answered(None, None, SimpleNamespace(method=method, url=url, response=SimpleNamespace(status=status)))
+
+    await answer("PATCH", "https://discord.com/api/v10/channels/1/messages/2", 429)
+    await answer("PATCH", "https://discord.com/api/v10/channels/1/messages/2", 200)
+    await answer("POST", "https://discord.com/api/v10/interactions/1/tok/callback", 429)
+    value = counted.registry.get_sample_value
+    assert value("chieu_discord_rate_limited_total", {"class": "global"}) == 1
+    assert value("chieu_discord_rate_limited_total", {"class": "interaction"}) == 1
+
+
+async def test_a_database_that_hangs_is_unhealthy_after_the_timeout(monkeypatch):
+    monkeypatch.setattr(metrics, "DATABASE_SECONDS", 0.05)
+
+    async def hangs(sql, params=()):
+        await asyncio.Event().wait()
+
+    checked = Metrics("127.0.0.1", 1, 600)
+    checked.bot = stub_bot(hangs)
+    healthy, checks = await checked.health()
+    assert not healthy and checks == {"gateway": "ok", "database": "no answer within 0.05 s", "outbox": "ok"}
+    checked.bot = stub_bot()
+    assert await checked.health() == (True, {"gateway": "ok", "database": "ok", "outbox": "ok"})
+
+
+async def test_database_calls_are_timed_by_kind_of_operation():
+    class Backend:
+        title = "SQLite"
+
+        async def fetchone(self, sql, params=()):
+            return (1,)
+
+        async def execute(self, sql, params=()):
+            return 1
+
+        insert = executemany = fetchall = execute
+
+        def transaction(self):
+            return asyncio.Lock()  # (an async context manager)
+
+    counted = Metrics("127.0.0.1", 1, 600)
+    timed = TimedBackend(Backend(), counted.database_seconds)
+    assert await timed.fetchone("SELECT 1") == (1,)
+    async with timed.transaction():
+        await timed.execute("UPDATE x SET y = 1")
+    assert timed.title == "SQLite"
+    value = counted.registry.get_sample_value
+    assert value("chieu_database_seconds_count", {"op": "fetchone"}) == 1
+    assert value("chieu_database_seconds_count", {"op": "execute"}) == 1
+    assert value("chieu_database_seconds_count", {"op": "transaction"}) == 1
+    assert value("chieu_database_seconds_count", {"op": "fetchall"}) == 0
+
+
+def test_metrics_are_off_unless_a_port_is_given():
+    assert load().metrics_port == 0 and load().metrics_host == "127.0.0.1"
+    with pytest.raises(ValueError, match="metrics_port"):
+        load(metrics_port=70000)
+
+
+def test_the_dashboard_names_only_metrics_the_bot_exports():
+    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    names = exported(stub_bot())
+    queries = [target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", ())]
+    assert len(queries) >= 10
+    named = {name for query in queries for name in re.findall(r"\b(?:chieu|process)_[a-z_]+", query)}
+    assert named and named <= names, named - names
+    titles = " ".join(panel["title"].lower() for panel in dashboard["panels"])
+    for subject in ("tables", "latency", "budget", "outbox", "leases"):
+        assert subject in titles
+
+
+async def test_leases_not_renewed_in_time_are_counted_lost():
+    class Db:
+        async def renew_leases(self, holder, held, seconds):
+            return {1}, set()  # table 2's lease is gone
+
+    leases = Leases(Db(), enabled=True, holder="a", seconds=10)
+    leases.epochs = {1: 5, 2: 5}
+    assert await leases.renew() == {2}
+    assert leases.lost == 1 and leases.epochs == {1: 5}
