@@ -54,14 +54,15 @@ class Browser:
             raise RuntimeError(f"{expression[:60]}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    async def until(self, what: str, expression: str, seconds: float = 20):
+    async def until(self, what: str, expression: str, seconds: float = 20, shot: bool = True):
         started = time.monotonic()
         while time.monotonic() - started < seconds:
             value = await self.js(expression)
             if value:
                 return value
             await asyncio.sleep(0.2)
-        await self.screenshot("failed")
+        if shot:
+            await self.screenshot("failed")
         raise AssertionError(f"timed out waiting for {what}")
 
     async def screenshot(self, name: str) -> Path:
@@ -123,9 +124,18 @@ class Browser:
         await self.until(f"/{command} in the command list", f"!!({entry})")
         await self.key("Enter")  # picks the active entry: the command's chip, its options
         await self.until("the command's chip", "!!document.querySelector('.command-chip')")
-        # sends it (Enter on the focused chip would open its optional options instead)
-        await self.mouse("document.querySelector('#send-message')")
-        await self.until("the command sent", "!document.querySelector('.command-chip')")
+        # sends it (Enter on the focused chip would open its optional options instead); Send is
+        # off for a moment while the page has an action of its own under way (its viewport)
+        send = "document.querySelector('#send-message')"
+        for _ in range(10):
+            await self.until("Send", f"!{send}.disabled")
+            await self.mouse(send)
+            try:
+                await self.until("the command sent", "!document.querySelector('.command-chip')", 2, shot=False)
+                return
+            except AssertionError:
+                continue
+        await self.until("the command sent", "!document.querySelector('.command-chip')", 0)
 
 
 async def start_local(tmp: Path) -> tuple[subprocess.Popen, str]:
