@@ -110,9 +110,13 @@ class TableService(LobbyFlow, PlayFlow, EndFlow, DriveFlow, AdminFlow):
             ui = self.ui_of(table)
             shown = messages.hand_shown(table, ui, seat)
             png = await messages.render_hand(shown.image, ui.deck)
+            # (only the click's own response is its "original": a followup after a deferred
+            # click is not, and editing the original would then edit the table message)
+            own = not interaction.response.is_done()
             message = await self.respond(interaction, content=shown.content, file=messages.png_file(png),
                                          view=shown.view, ephemeral=True)
-            self._show_private_hand(table, seat, interaction, message, shown)
+            if own:
+                self._show_private_hand(table, seat, interaction, message, shown)
         elif key == "back":
             async with table.lock:
                 if not table.seats[seat].away:
