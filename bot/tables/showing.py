@@ -205,8 +205,12 @@ class ShowFlow(ServiceCore):
             with i18n.language(await self.dm_language(old.user_id)):
                 where = _("game {number}").format(number=game_no) if round_no is None else \
                     _("game {number}, round {round}").format(number=game_no, round=round_no)
-                text = _("**{game} · table #{table}** · {where}: this hand has moved to a newer message: "
-                         "{link}").format(game=title, table=table.id, where=where, link=link)
+                if old.ephemeral:  # (the newer one is the private answer just below: no link reaches it)
+                    text = _("**{game} · table #{table}** · {where}: this hand has moved to a newer message, "
+                             "below.").format(game=title, table=table.id, where=where)
+                else:
+                    text = _("**{game} · table #{table}** · {where}: this hand has moved to a newer message: "
+                             "{link}").format(game=title, table=table.id, where=where, link=link)
             return Draft(("retired", text), content=text)
 
         presenter.add(Slot(f"retire:{old.message_id}", build, channel_id=old.channel_id, message_id=old.message_id,

@@ -177,7 +177,8 @@ async def test_my_hand_follows_the_game_while_the_ai_seats_play(tmp_path, reques
         assert again["id"] != hand["id"] and "Quick Select" in buttons(again)
         await page.refresh()
         first = page.state["messages"][hand["id"]]
-        assert "moved to a newer message" in text(first) and not buttons(first) and not first["attachments"]
+        assert "moved to a newer message, below" in text(first) and not buttons(first) and not first["attachments"]
+        assert "discord.com" not in text(first)  # (no link reaches a private answer)
 
 
 async def test_tables_an_earlier_run_left_open_are_closed_at_the_start(tmp_path, request, caplog):
