@@ -310,3 +310,30 @@ async def test_the_hand_my_hand_shows_a_player_no_dm_reaches_follows_the_game(si
         await quick_move(minh.user, lambda: dm(minh))
     assert table_of(env).state.to_act == (0,)
     assert "Draw" in enabled(hand) and "Your turn" in hand.content, "his hand shows his turn"
+
+
+async def test_a_private_hand_whose_click_expired_waits_for_the_next_click(simcord_env, caplog):
+    # only its click's token can edit it (15 minutes): then the outbox leaves it alone (no edit
+    # tried, none retried), and his next click on it shows the hand as it is and renews that
+    env = simcord_env
+    players = Players(env, 2)
+    lan, minh = players.members
+    lobby = await open_in_channel(env, players, turn_seconds=360)
+    env.inject_error("POST", f"/channels/{lan.user.dm_channel.id}/messages", status=403, code=50007, times=None)
+    await lan.click(lobby, label="Start")
+    await env.advance_time(8)
+    board = next(m for m in players.channel.history() if m.embeds and "My hand" in buttons(m))
+    hand = (await lan.click(board, label="My hand")).response
+    await lan.click(hand, label="Quick Select")
+    await lan.click(hand, label="Discard")
+    caplog.set_level("DEBUG", logger="bot.tables.outbox")
+    table = table_of(env)
+    while table.state.to_act != (0,):  # minh's time runs out (12 minutes): lan's turn, shown in time
+        await env.advance_time(60)
+    shown = hand.content
+    assert "Your turn" in shown and "Draw" in enabled(hand)
+    await env.advance_time(360)  # lan's time runs out: a card drawn for him, after the 15 minutes
+    assert table.timeouts.get(0) == 1 and table.state.to_act == (0,)
+    assert hand.content == shown and "hand:0" not in caplog.text
+    await lan.click(hand, label="Auto-arrange")
+    assert hand.content != shown and "Discard" in hand.content
