@@ -63,7 +63,7 @@ MATCH_POINTS = 100
 SEARCH_DISCARDS = 4
 #: a move other than the normal AI's is played only when its mean beats the normal one's by
 #: this many standard errors of their paired differences (see ``_pick``)
-CONFIDENCE = 1.0
+CONFIDENCE = 2.0
 #: a rollout that runs this long is a bug in an engine or the rollout policy
 MAX_ROLLOUT_ACTIONS = 5_000
 
