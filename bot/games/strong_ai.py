@@ -34,8 +34,9 @@ The search, and why:
    ``MATCH_POINTS`` points a unit (a match is won by the totals, so a unit is worth about a
    target's worth of points).
 5. **Anytime, round-robin**: world after world, each candidate once in it, until the
-   iterations or the deadline run out. The deadline is checked before every rollout step,
-   and a world not played for every candidate is dropped, so the comparison stays paired.
+   iterations or the deadline run out. A world is begun only when a world's mean time is
+   left before the deadline; the deadline is also checked before every rollout step, and a
+   world not played for every candidate is dropped, so the comparison stays paired.
    From ``MIN_WORLDS`` worlds on, a candidate ``DROP`` standard errors (of its paired
    differences) worse than the normal AI's choice is dropped, and the worlds left go to
    the others (successive rejection); when none is left the search stops early.
@@ -206,7 +207,8 @@ def search(game: str, view: dict[str, Any], *, seed: int, budget_ms: float | Non
             worlds += 1
             if worlds >= MIN_WORLDS:  # drop what is clearly worse than the normal AI's choice
                 active = [i for i in active if i == 0 or _edge(results[0], results[i]) > -DROP]
-            if time.perf_counter() > deadline:
+            now = time.perf_counter()
+            if now + (now - start) / worlds > deadline:  # no time for another world (on average)
                 break
     except OutOfTime:
         pass
