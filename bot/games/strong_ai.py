@@ -84,9 +84,12 @@ def normal_choose(game: str) -> Callable[[dict[str, Any]], str]:
 
 def sampler(game: str) -> Callable[[dict[str, Any], random.Random], Any] | None:
     """The game's ``determinize(view, rng)``, or None when it has none yet."""
+    name = f"bot.games.{game}_sample"
     try:
-        module = importlib.import_module(f"bot.games.{game}_sample")
-    except ModuleNotFoundError:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:  # the sampler exists but something it imports does not
+            raise
         return None
     return module.determinize
 
@@ -101,16 +104,15 @@ def candidates(game: str, view: dict[str, Any], first: str) -> list[str]:
     if game == "phom":  # the hand cards an eat names are not tied to the eaten card: one eat
         eat = next((a for a in out if a.startswith("eat ")), None)
         out = [a for a in out if not a.startswith("eat ") or a == eat]
+    if game == "concan" and view["step"] == "play":  # many small moves a turn: the normal one
+        out = [a for a in out if a == first or a.startswith("discard ")]
     discards = [a for a in out if a.startswith("discard ")]
     if len(discards) <= SEARCH_DISCARDS:
         return out
     # many discards: the few the normal AI rates best (a rollout costs milliseconds)
     ranked = ["discard " + c for c in _discard_order(game, view)]
     keep = set(([first] + [a for a in ranked if a != first])[:SEARCH_DISCARDS])
-    kept = [a for a in out if not a.startswith("discard ") or a in keep]
-    if game == "concan" and view["step"] == "play":  # many small moves a turn: the normal one
-        return [a for a in kept if a == first or a.startswith("discard ")]
-    return kept
+    return [a for a in out if not a.startswith("discard ") or a in keep]
 
 
 def _discard_order(game: str, view: dict[str, Any]) -> list[str]:

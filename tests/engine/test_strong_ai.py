@@ -114,3 +114,25 @@ def test_the_arena_plays_the_strong_policy():
     assert result.times[0] and result.times[1]
     with pytest.raises(ValueError):
         policy("phom", "stronger", random.Random(1))
+
+
+def test_concan_searches_the_normal_move_against_the_best_rated_discards():
+    """A Concan turn is many small moves: the play step compares the normal AI's move with a
+    few discards, never the other lay-offs (here a hand of two cards with a joker to lay off)."""
+    state = REGISTRY["concan"].new(2, seed=0, options={"rounds": 1})
+    normal = importlib.import_module("bot.games.concan_ai").choose
+    checked = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        view = state.view(seat)
+        first = normal(view)
+        if view["step"] == "play":
+            cands = strong_ai.candidates("concan", view, first)
+            assert cands[0] == first
+            assert all(a.startswith("discard ") for a in cands[1:]) and len(cands) <= 1 + strong_ai.SEARCH_DISCARDS
+            checked += 1
+        if len(state.actions) == 35:
+            assert first.startswith("layoff JK") and any(a.startswith("layoff ") and a != first for a in view["legal"])
+            break
+        state.apply(seat, first)
+    assert checked >= 5
