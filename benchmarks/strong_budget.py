@@ -3,9 +3,11 @@ pause sees it.
 
     python -m benchmarks.strong_budget [--game phom] [--players 2] [--budget-ms 300] [--decisions 100]
 
-Plays seeded games with the strong AI at every seat and times each searched decision (one with several candidates) on the
-wall clock: p50, p99 and the largest, the overshoot past the budget (the deadline is checked
-before every rollout step; a step is one normal-AI move), and the worlds a decision sampled.
+Plays seeded games with the strong AI at every seat and times each searched decision (one
+with several candidates) on the wall clock: p50, p99 and the largest, the overshoot past the
+budget (a world is begun only when a world's mean time is left; the deadline is checked
+before every rollout step, one normal-AI move), the worlds a decision sampled, and its CPU
+time (on a loaded machine the wall clock also counts the wait for a core).
 """
 
 from __future__ import annotations

@@ -136,3 +136,18 @@ def test_concan_searches_the_normal_move_against_the_best_rated_discards():
             break
         state.apply(seat, first)
     assert checked >= 5
+
+
+def test_a_failed_search_plays_as_normal(monkeypatch, caplog):
+    state = REGISTRY["phom"].new(2, seed=3)
+    view = state.view(0)
+
+    def broken(view, rng):
+        raise ValueError("a sampler's bug")
+
+    monkeypatch.setattr(strong_ai, "sampler", lambda game: broken)
+    normal = importlib.import_module("bot.games.phom_ai").choose
+    assert strong_ai.choose("phom", view, seed=1, iterations=2) == normal(view)
+    assert "search failed" in caplog.text
+    with pytest.raises(ValueError):
+        strong_ai.search("phom", view, seed=1, iterations=2)
