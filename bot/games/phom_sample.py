@@ -47,33 +47,34 @@ def _unshown_eaten(view: dict[str, Any], seat: int) -> set[str]:
     return {c for c in view["eaten"][seat] if c not in shown}
 
 
-def _deal_hidden(view: dict[str, Any], rng: random.Random, pool: list[str],
-                 eaten: dict[int, set[str]]) -> dict[int, set[str]] | None:
-    """One try: the hidden hands (eaten cards and their drawn partners first), or None when
-    this draw breaks what the view tells."""
+def _deal_hidden(view: dict[str, Any], rng: random.Random, pool: list[str], eaten: dict[int, set[str]], *,
+                 strict: bool = True) -> dict[int, set[str]] | None:
+    """One try: the hidden hands, each eaten card's partners drawn first for every hand (then
+    the rest), or None when this draw breaks what the view tells. ``strict=False`` keeps only
+    the eaten cards and the sizes (a last resort that always succeeds)."""
     me = view["seat"]
     pool = list(pool)
     rng.shuffle(pool)
-    hands: dict[int, set[str]] = {}
-    for s in range(view["num_players"]):
-        if s == me:
-            continue
-        hand = set(eaten[s])
-        for e in sorted(eaten[s], key=sort_key):
-            options = [p for p in eat_partners(e, pool) if len(p) == 2]
-            if not options:
-                return None
-            for c in rng.choice(options):
-                pool.remove(c)
-                hand.add(c)
+    others = [s for s in range(view["num_players"]) if s != me]
+    hands: dict[int, set[str]] = {s: set(eaten[s]) for s in others}
+    if strict:
+        for s in others:
+            for e in sorted(eaten[s], key=sort_key):
+                options = [p for p in eat_partners(e, pool) if len(p) == 2]
+                if not options:
+                    return None
+                for c in rng.choice(options):
+                    pool.remove(c)
+                    hands[s].add(c)
+    for s in others:
+        hand = hands[s]
         size = view["hand_sizes"][s]
         if len(hand) > size:
             return None
         while len(hand) < size:
             hand.add(pool.pop())
-        if (eaten[s] and not feasible(hand, eaten[s])) or hand_is_u(hand, eaten[s]):
+        if strict and ((eaten[s] and not feasible(hand, eaten[s])) or hand_is_u(hand, eaten[s])):
             return None
-        hands[s] = hand
     if len(pool) != view["stock"]:
         raise ValueError("the view's hand sizes and stock do not add up")
     hands[-1] = set(pool)  # the stock, ordered by the caller
@@ -92,8 +93,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> PhomState:
         if hands is not None:
             break
     if hands is None:  # keep the sizes at least: a rollout then plays on a looser world
-        eaten_free = {s: set() for s in range(n)}
-        hands = _deal_hidden(view, rng, [c for c in pool], eaten_free) or {}
+        hands = _deal_hidden(view, rng, pool, eaten, strict=False)
     stock = sorted(hands.pop(-1), key=sort_key)
     rng.shuffle(stock)
     state = PhomState.__new__(PhomState)

@@ -165,3 +165,20 @@ def test_a_determinized_state_shows_the_seat_the_same_view(game):
             rollouts += 1
     assert positions >= 100 and rollouts >= 4
     assert redealt >= positions // 2, "the hidden cards are not re-dealt"
+
+
+def test_phom_eaten_cards_get_partners_before_any_hand_is_filled():
+    """Four seats, two eaters (seat 1 ate 9C, seat 2 ate 9D and JS): the partners of every
+    eaten card are drawn before any hidden hand is filled, or the first hands take the cards
+    the later eaters need (the re-deal then failed: 'hand sizes and stock do not add up')."""
+    normal = importlib.import_module("bot.games.phom_ai").choose
+    state = REGISTRY["phom"].new(4, seed=10)
+    while not (set(state.eaten[1]) == {"9C"} and set(state.eaten[2]) == {"9D", "JS"}):
+        seat = state.to_act[0]
+        state.apply(seat, normal(state.view(seat)))
+    determinize = importlib.import_module("bot.games.phom_sample").determinize
+    view = state.view(3)
+    for seed in range(20):
+        other = determinize(view, random.Random(seed))
+        assert other.view(3) == view
+        _phom_check(other, 3)
