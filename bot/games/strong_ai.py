@@ -41,8 +41,8 @@ The search, and why:
    differences) worse than the normal AI's choice is dropped, and the worlds left go to
    the others (successive rejection); when none is left the search stops early.
 6. **Pick**: the candidate with the best mean difference from the normal AI's choice among
-   those that beat it by more than ``CONFIDENCE`` standard errors; else the normal AI's
-   choice. A few dozen worlds are noisy, and a move picked on noise is worse than the
+   those that beat it by more than ``CONFIDENCE`` standard errors over at least
+   ``MIN_PICK_WORLDS`` worlds; else the normal AI's choice. A few dozen worlds are noisy, and a move picked on noise is worse than the
    normal AI's: with one standard error the strong AI lost to it (Phỏm, two seats: 43.7 %
    of 300 games), with two it plays even (49.3 % of 600; README, "The strong AI").
 
@@ -73,6 +73,10 @@ SEARCH_DISCARDS = 4
 #: a move other than the normal AI's is played only when its mean beats the normal one's by
 #: this many standard errors of their paired differences (see ``search``)
 CONFIDENCE = 2.0
+#: fewer worlds never leave the normal AI's choice: a standard error from a handful of worlds
+#: is itself too noisy (Concan at 8 worlds: 46.9 % of 160 games at two seats, 20.0 % of 80
+#: one against three)
+MIN_PICK_WORLDS = 12
 #: from this many worlds on, a candidate more than ``DROP`` standard errors worse than the
 #: normal AI's choice is no longer played: the time goes to the others
 MIN_WORLDS = 6
@@ -218,7 +222,8 @@ def search(game: str, view: dict[str, Any], *, seed: int, budget_ms: float | Non
     except OutOfTime:
         pass
     means = [sum(r) / len(r) if r else 0.0 for r in results]
-    best = max((i for i in active if i and _edge(results[0], results[i]) > CONFIDENCE),
+    best = max((i for i in active if i and len(results[i]) >= MIN_PICK_WORLDS
+                and _edge(results[0], results[i]) > CONFIDENCE),
                key=lambda i: means[i] - sum(results[0][:len(results[i])]) / len(results[i]), default=0)
     return cands[best], {"candidates": cands, "means": means, "worlds": worlds}
 

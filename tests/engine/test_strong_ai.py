@@ -151,3 +151,20 @@ def test_a_failed_search_plays_as_normal(monkeypatch, caplog):
     assert "search failed" in caplog.text
     with pytest.raises(ValueError):
         strong_ai.search("phom", view, seed=1, iterations=2)
+
+
+def test_a_move_other_than_the_normal_one_needs_enough_worlds(monkeypatch):
+    """Another move is played only when it beats the normal AI's by two standard errors over
+    at least MIN_PICK_WORLDS worlds (fewer worlds give too noisy an error)."""
+    state = REGISTRY["phom"].new(2, seed=3)
+    view = state.view(0)
+    first = importlib.import_module("bot.games.phom_ai").choose(view)
+    noise = random.Random(1)
+
+    def rollout(game, world, seat, action, normal, deadline):
+        return (0.0 if action == first else 1.0) + noise.random()
+
+    monkeypatch.setattr(strong_ai, "rollout", rollout)
+    few = strong_ai.MIN_PICK_WORLDS - 1
+    assert strong_ai.search("phom", view, seed=1, iterations=few)[0] == first
+    assert strong_ai.search("phom", view, seed=1, iterations=strong_ai.MIN_PICK_WORLDS)[0] != first
