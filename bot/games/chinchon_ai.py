@@ -165,21 +165,30 @@ def _without(cards: list[str], card: str) -> list[str]:
     return rest
 
 
-def _best_discard(me: _Seat, hand: list[str], candidates: list[str]) -> str:
+def _discard_order(me: _Seat, hand: list[str], candidates: list[str]) -> list[str]:
+    """The discards of ``candidates`` best first (jokers last). The strong AI searches the
+    first few."""
     pk = me.pk
     H, jokers, value = hand_mask(pk, hand)
     outs = _Outs(pk, *me.live(), scale=2 / max(2, sum(me.view["in_match"])))
     stalled = me.reshuffles >= _STALL_RESHUFFLES
     plain = [c for c in candidates if c != JOKER]
-    if not plain:
-        return candidates[0]
-    best = None
-    for card in plain:
+    scored = []
+    for i, card in enumerate(plain):
         idx = pk.index[card]
-        key = (_keep_key(pk, H ^ (1 << idx), jokers, outs, stalled), -(idx & 15))
-        if best is None or key < best[0]:
-            best = (key, card)
-    return best[1]
+        scored.append(((_keep_key(pk, H ^ (1 << idx), jokers, outs, stalled), -(idx & 15), i), card))
+    scored.sort()
+    return [card for _key, card in scored] + [c for c in candidates if c == JOKER]
+
+
+def _best_discard(me: _Seat, hand: list[str], candidates: list[str]) -> str:
+    return _discard_order(me, hand, candidates)[0]
+
+
+def discard_order(view: dict[str, Any]) -> list[str]:
+    """The legal discards of the view's seat in its discard step, the best first."""
+    me = _Seat(view)
+    return _discard_order(me, me.hand, [a.split()[1] for a in view["legal"] if a.startswith("discard ")])
 
 
 def _best_close(me: _Seat, cards: list[str]) -> tuple[str, int]:

@@ -82,4 +82,4 @@ def test_a_round_of_chinchon_settles_by_points():
 def test_policy_names():
     assert policy("phom", "simple", random.Random(1)) is SIMPLE["phom"]
     with pytest.raises(ValueError):
-        policy("phom", "strong", random.Random(1))
+        policy("phom", "stronger", random.Random(1))
