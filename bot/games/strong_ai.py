@@ -85,6 +85,9 @@ DROP = 1.0
 MAX_ROLLOUT_ACTIONS = 5_000
 
 
+ROUND_GAMES = ("chinchon", "concan")  # scored by the round's points margin, then the match
+
+
 def normal_choose(game: str) -> Callable[[dict[str, Any]], str]:
     return importlib.import_module(f"bot.games.{game}_ai").choose
 
@@ -171,14 +174,14 @@ def rollout(game: str, state: Any, seat: int, action: str, normal: Callable[[dic
 def score(game: str, state: Any, seat: int) -> float:
     """The end of a rollout from ``seat``'s point of view (higher is better)."""
     value = 0.0
-    if game != "phom" and state.round_results:
+    if game in ROUND_GAMES and state.round_results:
         points = state.round_results[-1]["points"]
         others = [p for s, p in enumerate(points) if s != seat and p is not None]
         if points[seat] is not None and others:
             value = sum(others) / len(others) - points[seat]
     if state.is_over:
         chips = state.outcome().chips(1)[seat]
-        value += chips if game == "phom" else MATCH_POINTS * chips
+        value += MATCH_POINTS * chips if game in ROUND_GAMES else chips
     return value
 
 
