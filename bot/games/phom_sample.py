@@ -98,7 +98,7 @@ def determinize(view: dict[str, Any], rng: random.Random) -> PhomState:
     rng.shuffle(stock)
     state = PhomState.__new__(PhomState)
     state.num_players = n
-    state.options = {}
+    state.options = {"send": True} if view.get("send") else {}
     state.deck = list(FULL_DECK)  # not the real deal: see the module's docstring
     state.hands = [set(view["hand"]) if s == me else hands[s] for s in range(n)]
     state.stock = stock
@@ -107,6 +107,9 @@ def determinize(view: dict[str, Any], rng: random.Random) -> PhomState:
     state.eaten = [list(e) for e in view["eaten"]]
     state.unshown_eaten = [set(eaten[s]) for s in range(n)]
     state.shown = [[list(m) for m in melds] for melds in view["shown"]]
+    # gửi: what was sent onto each phỏm and by whom, and so how many cards each seat has sent
+    state.sent = [[[list(x) for x in cards] for cards in melds] for melds in view.get("sent") or [[] for _ in range(n)]]
+    state.sends = [sum(sender == s for melds in state.sent for cards in melds for _, sender in cards) for s in range(n)]
     state.discards = [list(d) for d in view["discards"]]
     state.phase = view["phase"]
     state.current = view["current"] if view["current"] is not None else 0

@@ -98,6 +98,7 @@ class Case:
 #: the games whose determinizer is tested: add a game here when its ``<game>_sample`` lands
 SAMPLERS: dict[str, Case] = {
     "phom": Case(_phom_cards, _phom_check),
+    "phom+send": Case(_phom_cards, _phom_check, options={"send": True}),  # gửi: cards sent onto phỏm
     "chinchon": Case(_chinchon_cards, _chinchon_check, games=4, every=6),
     "concan": Case(_concan_cards, _concan_check, options={"rounds": 2}, games=4, every=4),
 }
@@ -139,9 +140,10 @@ def _rollout(state, case: Case) -> None:
     raise AssertionError("a rollout from a determinized state did not end its round")
 
 
-@pytest.mark.parametrize("game", sorted(SAMPLERS))
-def test_a_determinized_state_shows_the_seat_the_same_view(game):
-    case = SAMPLERS[game]
+@pytest.mark.parametrize("key", sorted(SAMPLERS))
+def test_a_determinized_state_shows_the_seat_the_same_view(key):
+    case = SAMPLERS[key]
+    game = key.partition("+")[0]
     determinize = importlib.import_module(f"bot.games.{game}_sample").determinize
     rng = random.Random(28)
     positions = redealt = rollouts = 0

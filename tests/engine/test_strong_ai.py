@@ -46,10 +46,10 @@ def test_the_normal_ai_chooses_the_same_from_a_lean_view(game):
     assert count >= 50
 
 
-@pytest.mark.parametrize("game", ["phom", "chinchon", "concan"])
+@pytest.mark.parametrize("game", sorted(REGISTRY))
 def test_a_search_is_deterministic_for_a_seed_and_plays_a_legal_move(game):
     searched = 0
-    for state, seat in _positions(game, 1, every=5):
+    for state, seat in _positions(game, 6, every=3):
         view = state.view(seat)
         action, info = strong_ai.search(game, view, seed=11, iterations=2)
         assert action in view["legal"]
@@ -75,7 +75,8 @@ def test_phom_searches_one_eat_of_a_card_and_the_best_rated_discards():
     assert sum(a.startswith("eat ") for a in cands) == min(1, len(eats)) and cands[0] == "draw"
 
 
-def test_a_game_without_a_sampler_plays_as_normal():
+def test_a_game_without_a_sampler_plays_as_normal(monkeypatch):
+    monkeypatch.setattr(strong_ai, "sampler", lambda game: None)
     state = REGISTRY["chan"].new(2, seed=1)
     normal = importlib.import_module("bot.games.chan_ai").choose
     for _ in range(20):
@@ -84,9 +85,26 @@ def test_a_game_without_a_sampler_plays_as_normal():
         seat = state.to_act[0]
         view = state.view(seat)
         action = normal(view)
-        if importlib.util.find_spec("bot.games.chan_sample") is None:
-            assert strong_ai.choose("chan", view, seed=1, iterations=2) == action
+        assert strong_ai.choose("chan", view, seed=1, iterations=2) == action
         state.apply(seat, action)
+
+
+@pytest.mark.parametrize("game", ["chan", "tusac"])
+def test_the_discards_searched_first_are_the_normal_ais_choice(game):
+    """Chắn's and Tứ Sắc's ``discard_order`` rank the legal discards with the normal AI's own
+    key, so the few the search keeps start with the discard the normal AI makes."""
+    ai = importlib.import_module(f"bot.games.{game}_ai")
+    seen = 0
+    for state, seat in _positions(game, 6):
+        view = state.view(seat)
+        discards = [a for a in view["legal"] if a.startswith("discard ")]
+        if len(discards) < 2 or len(discards) != len(view["legal"]):
+            continue
+        order = ai.discard_order(view)
+        assert sorted(order) == sorted(a.split()[1] for a in discards)
+        assert "discard " + order[0] == ai.choose(view)
+        seen += 1
+    assert seen >= 10
 
 
 def test_a_budget_bounds_the_thinking_time():
