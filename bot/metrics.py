@@ -23,16 +23,18 @@ import logging
 import math
 import time
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import Any, AsyncIterator
 
 import aiohttp
 from aiohttp import web
+from discord.ext import commands
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, ProcessCollector,
                                generate_latest)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-if TYPE_CHECKING:
-    from .app import ChieuBot
+# the bot is the app's ChieuBot (it owns these metrics: importing it here would tie the two in a
+# circle); what is read of it is a commands.Bot's, plus .tables and .db
+ChieuBot = commands.Bot
 
 log = logging.getLogger(__name__)
 
