@@ -292,12 +292,12 @@ async def test_a_result_is_retried_for_as_long_as_it_takes(simcord_env):
     assert game_over(players) and results_by_game(thread, players.channel) == {1: 1}
 
 
-async def test_the_hand_my_hand_shows_a_player_no_dm_reaches_follows_the_game(simcord_env):
-    # his only hand: kept up to date through his click, as a hand DM is, while its token lasts
-    env = simcord_env
+async def _lan_plays_from_my_hand(env, **lobby_options):
+    """Two players at a channel table; Lan's DMs are closed, so his hand is the one My hand
+    shows: he takes it and makes his first move there. (players, lan, minh, that hand)"""
     players = Players(env, 2)
     lan, minh = players.members
-    lobby = await open_in_channel(env, players)
+    lobby = await open_in_channel(env, players, **lobby_options)
     env.inject_error("POST", f"/channels/{lan.user.dm_channel.id}/messages", status=403, code=50007, times=None)
     await lan.click(lobby, label="Start")
     await env.advance_time(8)
@@ -305,6 +305,13 @@ async def test_the_hand_my_hand_shows_a_player_no_dm_reaches_follows_the_game(si
     hand = (await lan.click(board, label="My hand")).response
     await lan.click(hand, label="Quick Select")
     await lan.click(hand, label="Discard")
+    return players, lan, minh, hand
+
+
+async def test_the_hand_my_hand_shows_a_player_no_dm_reaches_follows_the_game(simcord_env):
+    # his only hand: kept up to date through his click, as a hand DM is, while its token lasts
+    env = simcord_env
+    players, lan, minh, hand = await _lan_plays_from_my_hand(env)
     assert "Draw" not in enabled(hand)
     while table_of(env).state.to_act == (1,):  # minh draws (or eats), then discards: lan's turn again
         await quick_move(minh.user, lambda: dm(minh))
@@ -316,16 +323,7 @@ async def test_a_private_hand_whose_click_expired_waits_for_the_next_click(simco
     # only its click's token can edit it (15 minutes): then the outbox leaves it alone (no edit
     # tried, none retried), and his next click on it shows the hand as it is and renews that
     env = simcord_env
-    players = Players(env, 2)
-    lan, minh = players.members
-    lobby = await open_in_channel(env, players, turn_seconds=360)
-    env.inject_error("POST", f"/channels/{lan.user.dm_channel.id}/messages", status=403, code=50007, times=None)
-    await lan.click(lobby, label="Start")
-    await env.advance_time(8)
-    board = next(m for m in players.channel.history() if m.embeds and "My hand" in buttons(m))
-    hand = (await lan.click(board, label="My hand")).response
-    await lan.click(hand, label="Quick Select")
-    await lan.click(hand, label="Discard")
+    players, lan, minh, hand = await _lan_plays_from_my_hand(env, turn_seconds=360)
     caplog.set_level("DEBUG", logger="bot.tables.outbox")
     table = table_of(env)
     while table.state.to_act != (0,):  # minh's time runs out (12 minutes): lan's turn, shown in time
