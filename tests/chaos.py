@@ -51,6 +51,7 @@ from simcord.backend.errors import BackendError, SetupError
 from simcord.http import router
 from simcord.results import ResponseMessage
 
+from tests.simclock import long_timers_virtual
 from tests.simhelpers import seed_deals
 
 EMPTY_CONFIG = Path(__file__).with_name("empty_config.toml")
@@ -748,6 +749,7 @@ class Chaos:
     async def run(self) -> Report:
         started = time.monotonic()
         fast_settle()
+        long_timers_virtual()
         park_lock_waiters()
         logger = logging.getLogger("bot")
         counter = _LogCounter(self.report.bot_logs)

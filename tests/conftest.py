@@ -10,6 +10,7 @@ import pytest_asyncio
 
 from bot.app import create_bot
 from bot.config import load
+from tests.simclock import long_timers_virtual
 from tests.simhelpers import seed_deals, warm_every_deck
 from tests.databases import backend, database, postgres_server  # noqa: F401 (fixtures)
 
@@ -38,6 +39,8 @@ if os.environ.get("CHIEU_SIM_REAL_IDLE") != "1":
         return await _settle(self, timeout=timeout, idle=min(idle, 0.001), dispatch=dispatch, _deadline=_deadline)
 
     Env._settle_internal = _fast_settle
+
+long_timers_virtual()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -13,6 +13,7 @@ import pytest
 from bot.config import load
 from bot.local import LocalOptions, LocalSession
 from tests.preview_client import PagePerson, PreviewRejected, buttons, controls, text
+from tests.simclock import real_time
 from tests.simhelpers import PHOM_MOVES, seed_deals
 
 CHINCHON_MOVES = ("Draw", "Close", "Discard")
@@ -24,9 +25,10 @@ async def local_page(tmp_path, request, people=("you",), ai_delay_seconds=0.0):
     options = LocalOptions(people=people, database=str(tmp_path / "local.sqlite3"), open_browser=False,
                            overrides={"ai_delay_seconds": ai_delay_seconds, "table_edit_seconds": 0,
                                       "rest_calls_per_second": 1e6})
-    async with LocalSession(load(), options, prepare=lambda bot: seed_deals(bot, request.node.nodeid)) as session:
-        async with aiohttp.ClientSession() as http:
-            yield session, http, await PagePerson(http, session.url).open()
+    with real_time():
+        async with LocalSession(load(), options, prepare=lambda bot: seed_deals(bot, request.node.nodeid)) as session:
+            async with aiohttp.ClientSession() as http:
+                yield session, http, await PagePerson(http, session.url).open()
 
 
 def result_posted(page: PagePerson) -> dict | None:
