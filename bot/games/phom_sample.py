@@ -20,15 +20,25 @@ Not in the view, so estimated (the state's ``view(seat)`` is still the same):
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 from .french import FULL_DECK, sort_key
 from .phom import PhomState
-from .phom_melds import eat_partners, feasible, hand_is_u
+from .phom_ai import discard_order
+from .phom_melds import eat_partners, feasible, hand_is_u, locked_cards
 from .base import Transfer
 
 _TRIES = 50  # re-deals before giving up on the hidden hands' phỏm constraints
+#: a deal contradicting ``k`` of the other seats' public choices is kept with probability
+#: ``FIT ** k`` (``determinize``); at most ``_DRAWS`` deals are drawn for one world
+FIT = 0.25
+PAIRS = True
+LAST_WEIGHT = 2
+PREV_WEIGHT = 1
+OLD_WEIGHT = 0
+_DRAWS = 8
 
 
 def unseen_cards(view: dict[str, Any]) -> list[str]:
@@ -81,17 +91,149 @@ def _deal_hidden(view: dict[str, Any], rng: random.Random, pool: list[str], eate
     return hands
 
 
-def determinize(view: dict[str, Any], rng: random.Random) -> PhomState:
-    """A Phỏm state whose ``view(view["seat"])`` is ``view``, the unseen cards dealt at random."""
+def evidence(view: dict[str, Any]) -> dict[int, tuple[list[str], list[str]]]:
+    """What each other seat's public choices say about its hand, by seat: the discards it
+    DECLINED (only the next seat may eat a discard, so every card left in the row of the
+    seat before it was offered to it and not eaten; the card on offer now is not decided
+    yet) and the cards it threw away itself (its row, and the cards the next seat ate)."""
+    n = view["num_players"]
+    out: dict[int, tuple[list[str], list[str]]] = {}
+    for s in range(n):
+        if s == view["seat"]:
+            continue
+        declined = list(view["discards"][(s - 1) % n])
+        if view["phase"] == "draw" and view["current"] == s and declined and declined[-1] == view["active"]:
+            declined.pop()
+        thrown = list(view["discards"][s]) + (list(view["eaten"][(s + 1) % n]) if n > 1 else [])
+        out[s] = (declined, thrown)
+    return out
+
+
+def last_discard(view: dict[str, Any]) -> tuple[int, str, dict[str, Any]] | None:
+    """The seat before this one, the card it threw last, and that seat's view then but for
+    its hand (the hand to be filled in from a world): since that discard only this seat has
+    moved (it drew or ate, maybe showed), so that seat's hand then was its hand now and the
+    card. None before it has thrown anything (or in a position it cannot tell)."""
+    me, n = view["seat"], view["num_players"]
+    s = (me - 1) % n
+    if s == me or view["current"] != me:
+        return None
+    discards = [list(d) for d in view["discards"]]
+    eaten = [list(e) for e in view["eaten"]]
+    drew = 0
+    if view["phase"] == "draw":
+        if view["active"] is None or not discards[s] or discards[s][-1] != view["active"]:
+            return None
+        card = discards[s].pop()
+    elif view["drawn"] is not None:  # this seat drew: the card was declined, left in the row
+        if not discards[s]:
+            return None
+        card, drew = discards[s].pop(), 1
+    else:  # this seat ate it
+        if not eaten[me]:
+            return None
+        card = eaten[me].pop()
+    draws = view["draws"] - drew  # the draws once that seat had drawn (or eaten: one fewer)
+    then = {"seat": s, "num_players": n, "discards": discards, "eaten": eaten, "shown": view["shown"],
+            "draws": draws, "last_round": draws - 1 >= 3 * n - 1}
+    return s, card, then
+
+
+def previous_discard(view: dict[str, Any], last: tuple[int, str, dict[str, Any]]) -> tuple[str, dict[str, Any]] | None:
+    """The card the seat before this one threw the turn before its last (``last_discard``),
+    and its view then but for the hand, when the view tells it: when this seat never ate
+    from it (else the order of its row and of this seat's eaten cards is not known)."""
+    s, _card, then = last
+    if view["eaten"][view["seat"]] or not then["discards"][s]:
+        return None
+    discards = [list(d) for d in then["discards"]]
+    card = discards[s].pop()
+    draws = then["draws"] - view["num_players"]
+    return card, {**then, "discards": discards, "draws": draws, "last_round": draws - 1 >= 3 * then["num_players"] - 1}
+
+
+def threw_before_as_normal(hand: set[str], eaten: set[str], last: str, card: str, then: dict[str, Any]) -> bool:
+    """Whether the normal AI could have thrown ``card`` the turn before it threw ``last``:
+    its hand then was its hand now, ``last`` and ``card`` less the one card it drew or ate
+    since (not known: any will do)."""
+    held = hand | {last}
+    return any(threw_as_normal(held - {a}, eaten - {a}, card, then) for a in sorted(held, key=sort_key))
+
+
+def threw_as_normal(hand: set[str], eaten: set[str], card: str, then: dict[str, Any]) -> bool:
+    """Whether the normal AI, holding ``hand`` and ``card`` (``eaten`` the eaten cards among
+    them), would have thrown ``card`` from the position ``then`` (``last_discard``)."""
+    held = hand | {card}
+    locked = set(locked_cards(held, eaten))
+    legal = ["discard " + c for c in sorted(held, key=sort_key) if c not in locked]
+    seat_eaten = [list(e) for e in then["eaten"]]
+    seat_eaten[then["seat"]] = sorted(eaten, key=sort_key)  # (the normal AI reads them from the view)
+    order = discard_order({**then, "eaten": seat_eaten, "hand": sorted(held, key=sort_key), "legal": legal})
+    return bool(order) and order[0] == card
+
+
+def contradictions(hands: dict[int, set[str]], eaten: dict[int, set[str]],
+                   told: dict[int, tuple[list[str], list[str]]]) -> int:
+    """How many public choices a deal of the hidden hands contradicts: a seat holding two
+    free cards that make a phỏm with a card it declined (the normal AI eats whenever an eat
+    lowers its points, and a phỏm always does), or with a card it threw away (it broke a
+    phỏm to do it). The hand now is not the hand then (it drew since), so a contradiction
+    makes a world unlikely, not impossible: ``determinize`` weighs it, it does not forbid it."""
+    count = 0
+    for s, (declined, thrown) in told.items():
+        free = hands[s] - eaten[s]
+        for card in declined + thrown:
+            if any(len(p) == 2 for p in eat_partners(card, free)):
+                count += 1
+    return count
+
+
+def _deal(view: dict[str, Any], rng: random.Random, pool: list[str],
+          eaten: dict[int, set[str]]) -> dict[int, set[str]] | None:
+    for _ in range(_TRIES):
+        hands = _deal_hidden(view, rng, pool, eaten)
+        if hands is not None:
+            return hands
+    return None
+
+
+def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True) -> PhomState:
+    """A Phỏm state whose ``view(view["seat"])`` is ``view``, the unseen cards dealt at random,
+    the deals that fit the other seats' public choices the likelier (``infer``; see
+    ``contradictions``): a deal is kept with probability ``FIT ** contradictions``, else
+    another is drawn, and after ``_DRAWS`` the one with the fewest is kept."""
     me = view["seat"]
     n = view["num_players"]
     pool = unseen_cards(view)
     eaten = {s: _unshown_eaten(view, s) for s in range(n)}
-    hands = None
-    for _ in range(_TRIES):
-        hands = _deal_hidden(view, rng, pool, eaten)
-        if hands is not None:
-            break
+    hands = _deal(view, rng, pool, eaten)
+    if hands is not None and infer:
+        told = evidence(view) if PAIRS else {}
+        last = last_discard(view) if LAST_WEIGHT else None
+        prev = previous_discard(view, last) if last is not None and PREV_WEIGHT else None
+        best, fewest = hands, math.inf
+        for k in range(_DRAWS):
+            if k:
+                hands = _deal(view, rng, pool, eaten)
+                if hands is None:
+                    break
+            count = contradictions(hands, eaten, told)
+            if last is not None and not threw_as_normal(hands[last[0]], eaten[last[0]], last[1], last[2]):
+                count += LAST_WEIGHT
+            if prev is not None and not threw_before_as_normal(hands[last[0]], eaten[last[0]], last[1], *prev):
+                count += PREV_WEIGHT
+            if OLD_WEIGHT and last is not None:
+                s0, _c, then0 = last
+                older = view["discards"][s0][:-2] if prev is not None else []
+                for y in older:
+                    if not threw_as_normal(hands[s0], eaten[s0], y, then0):
+                        count += OLD_WEIGHT
+            if count < fewest:
+                best, fewest = hands, count
+            if count == 0 or rng.random() < FIT ** count:
+                best = hands
+                break
+        hands = best
     if hands is None:  # keep the sizes at least: a rollout then plays on a looser world
         hands = _deal_hidden(view, rng, pool, eaten, strict=False)
     stock = sorted(hands.pop(-1), key=sort_key)
@@ -130,4 +272,4 @@ def determinize(view: dict[str, Any], rng: random.Random) -> PhomState:
     return state
 
 
-__all__ = ["determinize", "unseen_cards"]
+__all__ = ["FIT", "contradictions", "determinize", "evidence", "unseen_cards"]
