@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, Callable
 
 from .french import FULL_DECK, sort_key
 from .phom import PhomState
@@ -31,14 +31,16 @@ from .phom_melds import eat_partners, feasible, hand_is_u, locked_cards
 from .base import Transfer
 
 _TRIES = 50  # re-deals before giving up on the hidden hands' phỏm constraints
-#: a deal contradicting ``k`` of the other seats' public choices is kept with probability
-#: ``FIT ** k`` (``determinize``); at most ``_DRAWS`` deals are drawn for one world
+#: a deal contradicting the other seats' public choices ``k`` times is kept with probability
+#: ``FIT ** k`` (``determinize``); of at most ``DRAWS`` deals for one world, the one with the
+#: fewest is kept
 FIT = 0.25
-PAIRS = True
+DRAWS = 8
+#: the contradictions a world counts when the seat before this one would not have thrown its
+#: last discard (``LAST_WEIGHT``), or the one before it (``PREV_WEIGHT``), as the normal AI;
+#: each card declined or thrown that the hand holds a phỏm with counts one
 LAST_WEIGHT = 2
 PREV_WEIGHT = 1
-OLD_WEIGHT = 0
-_DRAWS = 8
 
 
 def unseen_cards(view: dict[str, Any]) -> list[str]:
@@ -134,22 +136,30 @@ def last_discard(view: dict[str, Any]) -> tuple[int, str, dict[str, Any]] | None
             return None
         card = eaten[me].pop()
     draws = view["draws"] - drew  # the draws once that seat had drawn (or eaten: one fewer)
-    then = {"seat": s, "num_players": n, "discards": discards, "eaten": eaten, "shown": view["shown"],
-            "draws": draws, "last_round": draws - 1 >= 3 * n - 1}
-    return s, card, then
+    return s, card, _then(s, n, discards, eaten, view["shown"], draws)
+
+
+def _then(s: int, n: int, discards: list[list[str]], eaten: list[list[str]], shown: list[Any],
+          draws: int) -> dict[str, Any]:
+    """Seat ``s``'s view at a past discard but for its hand. Its turn was in the last round
+    when the draws before it reached 3N − 1: ``draws`` less its own draw, or none if it ate
+    (not known): at that edge ``either`` says both are possible."""
+    first = 3 * n - 1
+    return {"seat": s, "num_players": n, "discards": discards, "eaten": eaten, "shown": shown, "draws": draws,
+            "last_round": draws - 1 >= first, "either": draws - 1 < first <= draws}
 
 
 def previous_discard(view: dict[str, Any], last: tuple[int, str, dict[str, Any]]) -> tuple[str, dict[str, Any]] | None:
     """The card the seat before this one threw the turn before its last (``last_discard``),
-    and its view then but for the hand, when the view tells it: when this seat never ate
-    from it (else the order of its row and of this seat's eaten cards is not known)."""
+    and its view then but for the hand, when the view tells it: at two seats (at more, the
+    others' discards since are not ordered against it) when this seat never ate from it
+    (else the order of its row and of this seat's eaten cards is not known)."""
     s, _card, then = last
-    if view["eaten"][view["seat"]] or not then["discards"][s]:
+    if view["num_players"] != 2 or view["eaten"][view["seat"]] or not then["discards"][s]:
         return None
     discards = [list(d) for d in then["discards"]]
     card = discards[s].pop()
-    draws = then["draws"] - view["num_players"]
-    return card, {**then, "discards": discards, "draws": draws, "last_round": draws - 1 >= 3 * then["num_players"] - 1}
+    return card, _then(s, then["num_players"], discards, then["eaten"], then["shown"], then["draws"] - then["num_players"])
 
 
 def threw_before_as_normal(hand: set[str], eaten: set[str], last: str, card: str, then: dict[str, Any]) -> bool:
@@ -168,8 +178,12 @@ def threw_as_normal(hand: set[str], eaten: set[str], card: str, then: dict[str, 
     legal = ["discard " + c for c in sorted(held, key=sort_key) if c not in locked]
     seat_eaten = [list(e) for e in then["eaten"]]
     seat_eaten[then["seat"]] = sorted(eaten, key=sort_key)  # (the normal AI reads them from the view)
-    order = discard_order({**then, "eaten": seat_eaten, "hand": sorted(held, key=sort_key), "legal": legal})
-    return bool(order) and order[0] == card
+    position = {**then, "eaten": seat_eaten, "hand": sorted(held, key=sort_key), "legal": legal}
+    for final in (then["last_round"], not then["last_round"])[:1 + then["either"]]:
+        order = discard_order({**position, "last_round": final})
+        if order and order[0] == card:
+            return True
+    return False
 
 
 def contradictions(hands: dict[int, set[str]], eaten: dict[int, set[str]],
@@ -188,6 +202,25 @@ def contradictions(hands: dict[int, set[str]], eaten: dict[int, set[str]],
     return count
 
 
+def _misfit(view: dict[str, Any], eaten: dict[int, set[str]]) -> Callable[[dict[int, set[str]]], int]:
+    """How many contradictions a deal of the hidden hands counts (see ``determinize``)."""
+    told = evidence(view)
+    last = last_discard(view) if LAST_WEIGHT else None
+    prev = previous_discard(view, last) if last is not None and PREV_WEIGHT else None
+
+    def count(hands: dict[int, set[str]]) -> int:
+        found = contradictions(hands, eaten, told)
+        if last is not None:
+            s, card, then = last
+            if not threw_as_normal(hands[s], eaten[s], card, then):
+                found += LAST_WEIGHT
+            if prev is not None and not threw_before_as_normal(hands[s], eaten[s], card, *prev):
+                found += PREV_WEIGHT
+        return found
+
+    return count
+
+
 def _deal(view: dict[str, Any], rng: random.Random, pool: list[str],
           eaten: dict[int, set[str]]) -> dict[int, set[str]] | None:
     for _ in range(_TRIES):
@@ -201,33 +234,21 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
     """A Phỏm state whose ``view(view["seat"])`` is ``view``, the unseen cards dealt at random,
     the deals that fit the other seats' public choices the likelier (``infer``; see
     ``contradictions``): a deal is kept with probability ``FIT ** contradictions``, else
-    another is drawn, and after ``_DRAWS`` the one with the fewest is kept."""
+    another is drawn, and after ``DRAWS`` the one with the fewest is kept."""
     me = view["seat"]
     n = view["num_players"]
     pool = unseen_cards(view)
     eaten = {s: _unshown_eaten(view, s) for s in range(n)}
     hands = _deal(view, rng, pool, eaten)
     if hands is not None and infer:
-        told = evidence(view) if PAIRS else {}
-        last = last_discard(view) if LAST_WEIGHT else None
-        prev = previous_discard(view, last) if last is not None and PREV_WEIGHT else None
+        misfit = _misfit(view, eaten)
         best, fewest = hands, math.inf
-        for k in range(_DRAWS):
+        for k in range(DRAWS):
             if k:
                 hands = _deal(view, rng, pool, eaten)
                 if hands is None:
                     break
-            count = contradictions(hands, eaten, told)
-            if last is not None and not threw_as_normal(hands[last[0]], eaten[last[0]], last[1], last[2]):
-                count += LAST_WEIGHT
-            if prev is not None and not threw_before_as_normal(hands[last[0]], eaten[last[0]], last[1], *prev):
-                count += PREV_WEIGHT
-            if OLD_WEIGHT and last is not None:
-                s0, _c, then0 = last
-                older = view["discards"][s0][:-2] if prev is not None else []
-                for y in older:
-                    if not threw_as_normal(hands[s0], eaten[s0], y, then0):
-                        count += OLD_WEIGHT
+            count = misfit(hands)
             if count < fewest:
                 best, fewest = hands, count
             if count == 0 or rng.random() < FIT ** count:
@@ -272,4 +293,5 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
     return state
 
 
-__all__ = ["FIT", "contradictions", "determinize", "evidence", "unseen_cards"]
+__all__ = ["FIT", "contradictions", "determinize", "evidence", "last_discard", "previous_discard", "threw_as_normal",
+           "threw_before_as_normal", "unseen_cards"]
