@@ -8,6 +8,24 @@ What the view tells about a hidden hand is kept: each eaten card it still holds 
 with hand cards making a phỏm with it (the cards named in ``eat`` are hidden, so a phỏm is
 drawn for it from the unseen cards); no other hand is an ù (it would have ended the game).
 
+What the other seats did is weighed too (``determinize``'s ``infer``): a deal is kept with
+probability ``FIT ** k``, ``k`` counting its contradictions of their public choices, else
+another is drawn (at most ``DRAWS``; the one with the fewest is kept):
+
+- the seat before this one threw its last discard from its hand now and that card (only this
+  seat has moved since): a hand from which the normal AI would have thrown another card
+  counts ``LAST_WEIGHT``; at two seats, the discard before that (its hand then: the same,
+  that card, less any one card drawn or eaten since) ``PREV_WEIGHT``;
+- a hand holding two free cards that make a phỏm with a card its seat declined (only the
+  next seat may eat a discard: every card left in the row before it was offered to it, and
+  the normal AI eats whenever an eat lowers its points) or threw away counts one each.
+
+The real hands fit the first rule always and the second seldom (they may have drawn the
+partners since): ``tests/engine/test_phom_inference.py``. At two seats the worlds then hold
+28 % of the real hidden hand's cards instead of 26 %, and say the next seat can eat a given
+discard 15 % of the time instead of 13 % (really: 19 %); the strong AI does not play
+measurably better for it (README, "The strong AI").
+
 Not in the view, so estimated (the state's ``view(seat)`` is still the same):
 
 - the record (``deck``, ``actions``): a determinized state is not a real game's record;

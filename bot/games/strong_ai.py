@@ -20,7 +20,8 @@ The search, and why:
    melds, lay-offs, swaps) compares the normal AI's move with those discards. One candidate:
    no search.
 2. **Worlds.** World ``k`` is ``determinize(view, Random(f"{seed}:{k}"))``: the hidden cards
-   (other hands, the stock) dealt at random consistently with the view. Every candidate is
+   (other hands, the stock) dealt at random consistently with the view (Chắn's, Tứ Sắc's and
+   Phỏm's samplers also weigh what the other seats did: see each). Every candidate is
    played in the same worlds (common random numbers: the luck of the deal is the same for
    each, so far fewer worlds tell them apart).
 3. **Rollouts.** In a copy of the world the candidate is applied, then every seat (this one
