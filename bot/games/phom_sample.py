@@ -14,8 +14,8 @@ another is drawn (at most ``DRAWS``; the one with the fewest is kept):
 
 - the seat before this one threw its last discard from its hand now and that card (only this
   seat has moved since): a hand from which the normal AI would have thrown another card
-  counts ``LAST_WEIGHT``; at two seats, the discard before that (its hand then: the same,
-  that card, less any one card drawn or eaten since) ``PREV_WEIGHT``;
+  counts ``LAST_WEIGHT`` (the discard before that, at two seats, told a little more but
+  cost three times as long: past the time budget in the worst positions, so it is not used);
 - a hand holding two free cards that make a phỏm with a card its seat declined (only the
   next seat may eat a discard: every card left in the row before it was offered to it, and
   the normal AI eats whenever an eat lowers its points) or threw away counts one each.
@@ -54,11 +54,13 @@ _TRIES = 50  # re-deals before giving up on the hidden hands' phỏm constraints
 #: fewest is kept
 FIT = 0.25
 DRAWS = 8
+#: the tries each deal after the first may take to keep the eaten cards' phỏm (the first
+#: takes ``_TRIES``): a position where they are hard to deal does not take ``DRAWS`` times as long
+REDEAL_TRIES = 3
 #: the contradictions a world counts when the seat before this one would not have thrown its
-#: last discard (``LAST_WEIGHT``), or the one before it (``PREV_WEIGHT``), as the normal AI;
-#: each card declined or thrown that the hand holds a phỏm with counts one
+#: last discard as the normal AI; each card declined or thrown that the hand holds a phỏm
+#: with counts one
 LAST_WEIGHT = 2
-PREV_WEIGHT = 1
 
 
 def unseen_cards(view: dict[str, Any]) -> list[str]:
@@ -167,27 +169,6 @@ def _then(s: int, n: int, discards: list[list[str]], eaten: list[list[str]], sho
             "last_round": draws - 1 >= first, "either": draws - 1 < first <= draws}
 
 
-def previous_discard(view: dict[str, Any], last: tuple[int, str, dict[str, Any]]) -> tuple[str, dict[str, Any]] | None:
-    """The card the seat before this one threw the turn before its last (``last_discard``),
-    and its view then but for the hand, when the view tells it: at two seats (at more, the
-    others' discards since are not ordered against it) when this seat never ate from it
-    (else the order of its row and of this seat's eaten cards is not known)."""
-    s, _card, then = last
-    if view["num_players"] != 2 or view["eaten"][view["seat"]] or not then["discards"][s]:
-        return None
-    discards = [list(d) for d in then["discards"]]
-    card = discards[s].pop()
-    return card, _then(s, then["num_players"], discards, then["eaten"], then["shown"], then["draws"] - then["num_players"])
-
-
-def threw_before_as_normal(hand: set[str], eaten: set[str], last: str, card: str, then: dict[str, Any]) -> bool:
-    """Whether the normal AI could have thrown ``card`` the turn before it threw ``last``:
-    its hand then was its hand now, ``last`` and ``card`` less the one card it drew or ate
-    since (not known: any will do)."""
-    held = hand | {last}
-    return any(threw_as_normal(held - {a}, eaten - {a}, card, then) for a in sorted(held, key=sort_key))
-
-
 def threw_as_normal(hand: set[str], eaten: set[str], card: str, then: dict[str, Any]) -> bool:
     """Whether the normal AI, holding ``hand`` and ``card`` (``eaten`` the eaten cards among
     them), would have thrown ``card`` from the position ``then`` (``last_discard``)."""
@@ -224,7 +205,6 @@ def _misfit(view: dict[str, Any], eaten: dict[int, set[str]]) -> Callable[[dict[
     """How many contradictions a deal of the hidden hands counts (see ``determinize``)."""
     told = evidence(view)
     last = last_discard(view) if LAST_WEIGHT else None
-    prev = previous_discard(view, last) if last is not None and PREV_WEIGHT else None
 
     def count(hands: dict[int, set[str]]) -> int:
         found = contradictions(hands, eaten, told)
@@ -232,16 +212,14 @@ def _misfit(view: dict[str, Any], eaten: dict[int, set[str]]) -> Callable[[dict[
             s, card, then = last
             if not threw_as_normal(hands[s], eaten[s], card, then):
                 found += LAST_WEIGHT
-            if prev is not None and not threw_before_as_normal(hands[s], eaten[s], card, *prev):
-                found += PREV_WEIGHT
         return found
 
     return count
 
 
-def _deal(view: dict[str, Any], rng: random.Random, pool: list[str],
-          eaten: dict[int, set[str]]) -> dict[int, set[str]] | None:
-    for _ in range(_TRIES):
+def _deal(view: dict[str, Any], rng: random.Random, pool: list[str], eaten: dict[int, set[str]],
+          tries: int = _TRIES) -> dict[int, set[str]] | None:
+    for _ in range(tries):
         hands = _deal_hidden(view, rng, pool, eaten)
         if hands is not None:
             return hands
@@ -263,8 +241,8 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
         best, fewest = hands, math.inf
         for k in range(DRAWS):
             if k:
-                hands = _deal(view, rng, pool, eaten)
-                if hands is None:
+                hands = _deal(view, rng, pool, eaten, REDEAL_TRIES)
+                if hands is None:  # the eaten cards' phỏm are hard to deal: no time for more
                     break
             count = misfit(hands)
             if count < fewest:
@@ -311,5 +289,4 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
     return state
 
 
-__all__ = ["FIT", "contradictions", "determinize", "evidence", "last_discard", "previous_discard", "threw_as_normal",
-           "threw_before_as_normal", "unseen_cards"]
+__all__ = ["FIT", "contradictions", "determinize", "evidence", "last_discard", "threw_as_normal", "unseen_cards"]

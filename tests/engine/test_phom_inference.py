@@ -14,8 +14,7 @@ import random
 
 from bot.games import REGISTRY
 from bot.games import phom_sample
-from bot.games.phom_sample import (contradictions, determinize, evidence, last_discard, previous_discard,
-                                   threw_as_normal, threw_before_as_normal)
+from bot.games.phom_sample import contradictions, determinize, evidence, last_discard, threw_as_normal
 
 normal = importlib.import_module("bot.games.phom_ai").choose
 
@@ -53,11 +52,13 @@ def test_the_last_discard_is_read_from_the_view_in_every_phase():
 
 
 def test_the_real_hands_fit_every_rule():
-    """Played by the normal AI, the seat before always threw its last discard (and, when the
-    order is known: two seats, the one before) as the rules say, at every seat count; and a real hand
-    seldom holds a phỏm with a card it declined or threw (it may have drawn the partners since)."""
+    """Played by the normal AI, the seat before threw its last discard as the rule says, at
+    every seat count (at two seats always; at more, the seats between it and this one threw
+    since, and those cards count as seen: 3 of 1,158 times did not fit in one sample); and a
+    real hand seldom holds a phỏm with a card it declined or threw (it may have drawn the
+    partners since)."""
     for players in (2, 3, 4):
-        checked = fits = before = fits_before = 0
+        checked = fits = 0
         found = positions = 0
         for state, view in _positions(players, 8):
             hands = {s: set(state.hands[s]) for s in range(players)}
@@ -67,14 +68,10 @@ def test_the_real_hands_fit_every_rule():
                 s, card, then = last
                 checked += 1
                 fits += threw_as_normal(hands[s], eaten[s], card, then)
-                prev = previous_discard(view, last)
-                if prev is not None:
-                    before += 1
-                    fits_before += threw_before_as_normal(hands[s], eaten[s], card, *prev)
             found += contradictions(hands, eaten, evidence(view))
             positions += 1
-        assert checked >= 100 and before >= (40 if players == 2 else 0)
-        assert fits >= 0.99 * checked and fits_before == before, (players, fits, checked, fits_before, before)
+        assert checked >= 100
+        assert fits >= 0.99 * checked and (players > 2 or fits == checked), (players, fits, checked)
         assert found <= 0.35 * positions
 
 
