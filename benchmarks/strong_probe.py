@@ -108,11 +108,15 @@ def main(argv: list[str] | None = None) -> None:
     for (phase, b), gains in sorted(bins.items()):
         high = BINS[b + 1] if b + 1 < len(BINS) else math.inf
         mean, se = _mean_se(gains)
-        print(f"  {phase:>8} edge [{BINS[b]:+.1f}, {high:+.1f}): {len(gains):5d} moves, true gain {mean:+.3f} (s.e. {se:.3f})")
+        print(f"  {phase:>8} edge [{BINS[b]:+.1f}, {high:+.1f}): {len(gains):5d} moves, "
+              f"true gain {mean:+.3f} (s.e. {se:.3f})")
     picked = [row["gains"][row["chosen"]] for row in rows]
     deviations = [g for row, g in zip(rows, picked) if row["chosen"]]
-    print(f"  the search's own picks: {len(deviations)} deviations, gain per game {sum(picked) / args.games:+.3f}"
-          + (f" (a deviation: {_mean_se(deviations)[0]:+.3f}, s.e. {_mean_se(deviations)[1]:.3f})" if deviations else ""))
+    each = ""
+    if deviations:
+        mean, se = _mean_se(deviations)
+        each = f" (a deviation: {mean:+.3f}, s.e. {se:.3f})"
+    print(f"  the search's own picks: {len(deviations)} deviations, gain per game {sum(picked) / args.games:+.3f}{each}")
 
 
 if __name__ == "__main__":
