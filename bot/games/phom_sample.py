@@ -14,8 +14,9 @@ another is drawn (at most ``DRAWS``; the one with the fewest is kept):
 
 - the seat before this one threw its last discard from its hand now and that card (only this
   seat has moved since): a hand from which the normal AI would have thrown another card
-  counts ``LAST_WEIGHT`` (the discard before that, at two seats, told a little more but
-  cost three times as long: past the time budget in the worst positions, so it is not used);
+  counts ``LAST_WEIGHT`` (the discard before that, at two seats, told a little more, the
+  hand then being this one with that card less any one drawn since, but made a world three
+  times as dear to deal: not used);
 - a hand holding two free cards that make a phỏm with a card its seat declined (only the
   next seat may eat a discard: every card left in the row before it was offered to it, and
   the normal AI eats whenever an eat lowers its points) or threw away counts one each.
