@@ -20,7 +20,8 @@ The search, and why:
    melds, lay-offs, swaps) compares the normal AI's move with those discards. One candidate:
    no search.
 2. **Worlds.** World ``k`` is ``determinize(view, Random(f"{seed}:{k}"))``: the hidden cards
-   (other hands, the stock) dealt at random consistently with the view. Every candidate is
+   (other hands, the stock) dealt at random consistently with the view (Chắn's, Tứ Sắc's and
+   Phỏm's samplers also weigh what the other seats did: see each). Every candidate is
    played in the same worlds (common random numbers: the luck of the deal is the same for
    each, so far fewer worlds tell them apart).
 3. **Rollouts.** In a copy of the world the candidate is applied, then every seat (this one
@@ -191,13 +192,14 @@ def score(game: str, state: Any, seat: int) -> float:
 def search(game: str, view: dict[str, Any], *, seed: int, budget_ms: float | None = None,
            iterations: int | None = None) -> tuple[str, dict[str, Any]]:
     """The chosen action and what the search saw: ``candidates``, ``means`` (each over the
-    worlds it was played in) and ``worlds``."""
+    worlds it was played in), ``edges`` (how far each beat the normal AI's choice, in standard
+    errors: ``_edge``) and ``worlds``."""
     legal = view["legal"]
     normal = normal_choose(game)
     determinize = sampler(game)
     if len(legal) == 1 or determinize is None or view.get("phase") == "buyback":
         action = legal[0] if len(legal) == 1 else normal(view)
-        return action, {"candidates": [action], "means": [0.0], "worlds": 0}
+        return action, {"candidates": [action], "means": [0.0], "edges": [0.0], "worlds": 0}
     start = time.perf_counter()
     deadline = start + budget_ms / 1000 if budget_ms is not None else math.inf
     if iterations is None and budget_ms is None:
@@ -205,7 +207,7 @@ def search(game: str, view: dict[str, Any], *, seed: int, budget_ms: float | Non
     first = normal(view)
     cands = candidates(game, view, first)
     if len(cands) == 1:
-        return first, {"candidates": cands, "means": [0.0], "worlds": 0}
+        return first, {"candidates": cands, "means": [0.0], "edges": [0.0], "worlds": 0}
     seat = view["seat"]
     results: list[list[float]] = [[] for _ in cands]  # by candidate, its value in each world
     active = list(range(len(cands)))  # the normal AI's choice (0) stays to the end
@@ -228,7 +230,8 @@ def search(game: str, view: dict[str, Any], *, seed: int, budget_ms: float | Non
     best = max((i for i in active if i and len(results[i]) >= MIN_PICK_WORLDS
                 and _edge(results[0], results[i]) > CONFIDENCE),
                key=lambda i: means[i] - sum(results[0][:len(results[i])]) / len(results[i]), default=0)
-    return cands[best], {"candidates": cands, "means": means, "worlds": worlds}
+    edges = [_edge(results[0], r) if i else 0.0 for i, r in enumerate(results)]
+    return cands[best], {"candidates": cands, "means": means, "edges": edges, "worlds": worlds}
 
 
 def _edge(first: list[float], other: list[float]) -> float:
