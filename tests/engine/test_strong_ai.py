@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import random
 import time
@@ -186,3 +187,21 @@ def test_a_move_other_than_the_normal_one_needs_enough_worlds(monkeypatch):
     few = strong_ai.MIN_PICK_WORLDS - 1
     assert strong_ai.search("phom", view, seed=1, iterations=few)[0] == first
     assert strong_ai.search("phom", view, seed=1, iterations=strong_ai.MIN_PICK_WORLDS)[0] != first
+
+
+def test_a_search_keeps_older_objects_out_of_the_collector(monkeypatch):
+    """A full collection mid-search walked every object of the worker and overran the budget:
+    the search runs with the older objects frozen, and leaves the freeze as it found it."""
+    seen = []
+    monkeypatch.setattr(strong_ai, "_search", lambda *a, **k: seen.append(gc.get_freeze_count()) or ("draw", {}))
+    view = REGISTRY["phom"].new(2, seed=3).view(0)
+    gc.unfreeze()  # (the arena's games earlier in this process froze what they left)
+    strong_ai.search("phom", view, seed=1, iterations=2)
+    assert seen[-1] > 0 and gc.get_freeze_count() == 0
+    gc.freeze()  # (frozen already, as the bot's process is once ready: stays frozen)
+    try:
+        before = gc.get_freeze_count()
+        strong_ai.search("phom", view, seed=1, iterations=2)
+        assert gc.get_freeze_count() == before
+    finally:
+        gc.unfreeze()
