@@ -38,12 +38,16 @@ BINS = (-math.inf, -1.0, 0.0, 1.0, 1.5, 2.0, 3.0)
 
 
 def _true_hands(state: Any):
-    """A sampler that deals the real hidden hands, only the stock's order shuffled."""
+    """A sampler that deals the real hidden hands, only the stock's order shuffled (Phỏm,
+    Chắn and Tứ Sắc draw from ``stock[stock_pos:]``, Chinchón and Concan from ``stock_cards``)."""
     def determinize(view: dict[str, Any], rng: random.Random) -> Any:
         world = copy.deepcopy(state)
-        rest = world.stock[world.stock_pos:]
-        rng.shuffle(rest)
-        world.stock[world.stock_pos:] = rest
+        if hasattr(world, "stock_cards"):
+            rng.shuffle(world.stock_cards)
+        else:
+            rest = world.stock[world.stock_pos:]
+            rng.shuffle(rest)
+            world.stock[world.stock_pos:] = rest
         return world
     return determinize
 
