@@ -210,7 +210,7 @@ def search(game: str, view: dict[str, Any], *, seed: int, budget_ms: float | Non
 
 
 def _search(game: str, view: dict[str, Any], *, seed: int, budget_ms: float | None = None,
-           iterations: int | None = None) -> tuple[str, dict[str, Any]]:
+            iterations: int | None = None) -> tuple[str, dict[str, Any]]:
     """The chosen action and what the search saw: ``candidates``, ``means`` (each over the
     worlds it was played in), ``edges`` (how far each beat the normal AI's choice, in standard
     errors: ``_edge``) and ``worlds``."""
