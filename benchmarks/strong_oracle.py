@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bot.games import arena, strong_ai  # noqa: E402
-from benchmarks.strong_probe import _true_hands  # noqa: E402
+from benchmarks.strong_probe import true_hands_sampler  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -39,26 +39,19 @@ def main(argv: list[str] | None = None) -> None:
 
         def with_true_hands(state, policies, times, clock, mode):
             # every decision's worlds come from the state as it is at that decision
-            strong_ai.sampler = lambda _game: _true_hands(state)
+            strong_ai.sampler = lambda _game: true_hands_sampler(state)
             return play_out(state, policies, times, clock, mode)
 
         arena._play_out = with_true_hands
-    wins = games = 0
-    result = 0.0
     start = time.perf_counter()
-    for deal in range(args.games):
-        for game in arena.play_deal(args.game, ("strong", "normal"), 2, args.seed, deal, mode=args.mode,
-                                    iterations=args.iterations):
-            seat = game.lineup.index("strong")
-            wins += game.wins[seat]
-            result += game.results[seat]
-            games += 1
-    low, high = arena.wilson(wins, games)
+    games = [game for deal in range(args.games)
+             for game in arena.play_deal(args.game, ("strong", "normal"), 2, args.seed, deal, mode=args.mode,
+                                         iterations=args.iterations)]
+    strong = arena.tally(games)["strong"].summary()
     print(f"{args.game}, two seats, {args.mode}, {args.games} duplicate deals (seed {args.seed}), "
           f"{args.iterations} worlds, {'its own worlds' if args.sampler else 'the true hands'}: strong wins "
-          f"{100 * wins / games:.1f} % [{100 * low:.1f}, {100 * high:.1f}], {result / games:+.2f} a game "
-          f"({time.perf_counter() - start:.0f} s)")
-
+          f"{100 * strong['win_rate']:.1f} % [{100 * strong['low']:.1f}, {100 * strong['high']:.1f}], "
+          f"{strong['chips_per_game']:+.2f} a game ({time.perf_counter() - start:.0f} s)")
 
 if __name__ == "__main__":
     main()

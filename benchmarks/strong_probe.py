@@ -37,7 +37,7 @@ from bot.games.arena import deal_seed  # noqa: E402
 BINS = (-math.inf, -1.0, 0.0, 1.0, 1.5, 2.0, 3.0)
 
 
-def _true_hands(state: Any):
+def true_hands_sampler(state: Any):
     """A sampler that deals the real hidden hands, only the stock's order shuffled (Phỏm,
     Chắn and Tứ Sắc draw from ``stock[stock_pos:]``, Chinchón and Concan from ``stock_cards``)."""
     def determinize(view: dict[str, Any], rng: random.Random) -> Any:
@@ -70,7 +70,7 @@ def probe(game: str, seed: int, deals: range, iterations: int, *, players: int =
                 if len(view["legal"]) > 1 and view.get("phase") in phases:
                     k += 1
                     if true_hands:
-                        strong_ai.sampler = lambda _game, s=state: _true_hands(s)
+                        strong_ai.sampler = lambda _game, s=state: true_hands_sampler(s)
                     action, info = strong_ai.search(game, view, seed=deal * 1000 + k, iterations=iterations)
                     cands = info["candidates"]
                     if len(cands) > 1:
