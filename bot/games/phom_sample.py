@@ -48,6 +48,7 @@ from .phom import PhomState
 from .phom_ai import discard_order
 from .phom_melds import eat_partners, feasible, hand_is_u, locked_cards
 from .base import Transfer
+from . import phom_particles
 
 _TRIES = 50  # re-deals before giving up on the hidden hands' phỏm constraints
 #: a deal contradicting the other seats' public choices ``k`` times is kept with probability
@@ -227,8 +228,32 @@ def _deal(view: dict[str, Any], rng: random.Random, pool: list[str], eaten: dict
     return None
 
 
-def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True) -> PhomState:
-    """A Phỏm state whose ``view(view["seat"])`` is ``view``, the unseen cards dealt at random,
+#: the particles drawn for one world before the rejection sampler is used instead (a particle
+#: whose hands break what the view tells: an eaten card out of a phỏm, an ù)
+PICKS = 4
+
+
+def _from_particles(view: dict[str, Any], rng: random.Random, eaten: dict[int, set[str]]
+                    ) -> dict[int, set[str]] | None:
+    """The hidden hands (and the stock, at -1) of a particle drawn by weight from the
+    population the view's whole history leaves (``phom_particles``), or None."""
+    pop = phom_particles.population(view)
+    if pop is None:
+        return None
+    me = view["seat"]
+    for _ in range(PICKS):
+        p = pop.draw(rng)
+        if all(p.ue[s] == eaten[s] and (not eaten[s] or feasible(p.hands[s], eaten[s]))
+               and not hand_is_u(p.hands[s], eaten[s]) for s in p.hands if s != me):
+            hands = {s: set(h) for s, h in p.hands.items()}
+            hands[-1] = set(p.free)
+            return hands
+    return None
+
+
+def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True, history: bool = True) -> PhomState:
+    """A Phỏm state whose ``view(view["seat"])`` is ``view``, the unseen cards dealt from
+    the particles the public history leaves (``history``: ``phom_particles``), else at random,
     the deals that fit the other seats' public choices the likelier (``infer``; see
     ``contradictions``): a deal is kept with probability ``FIT ** contradictions``, else
     another is drawn, and after ``DRAWS`` the one with the fewest is kept."""
@@ -236,22 +261,24 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
     n = view["num_players"]
     pool = unseen_cards(view)
     eaten = {s: _unshown_eaten(view, s) for s in range(n)}
-    hands = _deal(view, rng, pool, eaten)
-    if hands is not None and infer:
-        misfit = _misfit(view, eaten)
-        best, fewest = hands, math.inf
-        for k in range(DRAWS):
-            if k:
-                hands = _deal(view, rng, pool, eaten, REDEAL_TRIES)
-                if hands is None:  # the eaten cards' phỏm are hard to deal: no time for more
+    hands = _from_particles(view, rng, eaten) if infer and history else None
+    if hands is None:
+        hands = _deal(view, rng, pool, eaten)
+        if hands is not None and infer:
+            misfit = _misfit(view, eaten)
+            best, fewest = hands, math.inf
+            for k in range(DRAWS):
+                if k:
+                    hands = _deal(view, rng, pool, eaten, REDEAL_TRIES)
+                    if hands is None:  # the eaten cards' phỏm are hard to deal: no time for more
+                        break
+                count = misfit(hands)
+                if count < fewest:
+                    best, fewest = hands, count
+                if count == 0 or rng.random() < FIT ** count:
+                    best = hands
                     break
-            count = misfit(hands)
-            if count < fewest:
-                best, fewest = hands, count
-            if count == 0 or rng.random() < FIT ** count:
-                best = hands
-                break
-        hands = best
+            hands = best
     if hands is None:  # keep the sizes at least: a rollout then plays on a looser world
         hands = _deal_hidden(view, rng, pool, eaten, strict=False)
     stock = sorted(hands.pop(-1), key=sort_key)
@@ -278,15 +305,23 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
     if state.drawn is None and state.phase in ("show", "discard") and state.current != me:
         state.drawn = next(iter(sorted(state.hands[state.current], key=sort_key)), None)
     state.active = view["active"]
+    state.last_round_victims = []
+    state._outcome = None
+    state._hands_at_end = None
+    state._notes_u = ""
+    table = phom_particles.public(view)
+    if table is not None:  # the public history: the record, the eat payments and last discards as played
+        state.actions = [list(move) for move in view["history"]]
+        state.transfers = list(table.transfers)
+        state.last_discard = list(table.last_discard)
+        state.eat_counts = dict(table.eat_counts)
+        state.last_round_victims = list(table.last_round_victims)
+        return state
     state.actions = []
     state.transfers = [Transfer((s - 1) % n, s, 1, "eat") for s in range(n) for _ in view["eaten"][s]]
     # the seat before the current one discarded last, the current one n turns ago
     state.last_discard = [-(((state.current - s - 1) % n) + 1) for s in range(n)]
     state.eat_counts = {(s, (s - 1) % n): len(view["eaten"][s]) for s in range(n) if view["eaten"][s]}
-    state.last_round_victims = []
-    state._outcome = None
-    state._hands_at_end = None
-    state._notes_u = ""
     return state
 
 

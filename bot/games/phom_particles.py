@@ -1,0 +1,413 @@
+"""Phỏm worlds from the round's whole public history: a particle filter (issue #28, third pass).
+
+The other seats at a table mostly play the ``normal`` AI, which is deterministic given its
+view: each of their past choices (eat or draw, the card thrown, the phỏm shown) is nearly a
+hard constraint on the hand they held then. ``population(view)`` walks the view's public
+``history`` from the deal with ``PARTICLES`` particles, each the other seats' hands through
+time (and the cards not yet dealt or drawn, ``free``):
+
+- **the deal**: each other seat's hand (the dealer's 10 cards too) is dealt from the cards
+  that may have been there: never a card this seat was dealt or drew (its hand, the cards it
+  threw, showed or sent but did not eat), nor a card another seat later shows first (cards
+  move between hands only by a public eat). The dealer's first discard is dealt to it.
+- **a draw** of another seat comes from ``free``, less the cards other seats show first. If the
+  seat then reveals (shows, sends or throws) a card it does not hold, that card was the draw:
+  forced, and weighted by its chance (1 / the cards free) against the proposal's 1, the
+  sequential Monte Carlo correction. Otherwise a card is drawn at random among the allowed
+  (weighted by their share of ``free``). Cards a seat reveals that it could not have held in
+  the particle (two unheld cards in one turn, a card unheld after an eat) are swapped in
+  (``ILLEGAL``): a world must never be impossible, only unlikely.
+- **each decision** of another seat (eat or draw, the show, the discard or send) is asked of the
+  normal AI from the view that seat had then (the lean view it reads); the weight is kept when
+  the observed move is its choice, multiplied by ``EPS`` otherwise (people are not the normal
+  AI), by ``ILLEGAL`` when the move is not even legal from the particle's hand.
+- the particles are resampled (systematic) when their effective number falls under half.
+
+Cost: the normal AI is asked once per particle and decision (memoized on the hand: resampled
+particles share hands); a population is built once per view (``CACHE`` views kept, keyed on
+the view's content, its randomness seeded from that content: the same view always gives the
+same population, and a strong-AI search's 16 worlds draw from one).
+
+``public(view)`` replays the public side of the history alone: the eat payments, each seat's
+last discard and the last-round eats, exactly (``phom_sample`` uses them for the world's record).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import Transfer
+from .french import FULL_DECK
+from .phom import EAT, PhomState
+from .phom_ai import choose as normal_choose
+from .phom_melds import canon_meld, meld_key
+from .strong_views import lean_view
+
+#: the weight a particle keeps when the normal AI would not have made the observed move
+EPS = 0.05
+#: ... when the observed move is not legal from the particle's hand (the hand is repaired)
+ILLEGAL = EPS ** 2
+PARTICLES = 32
+CACHE = 8
+
+_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+
+
+def _sorted(cards: Any) -> list[str]:
+    """Cards in pack order (sets iterate in an order that changes between processes)."""
+    return sorted(cards, key=_ORDER.__getitem__)
+
+
+def revealed(text: str) -> list[str]:
+    """The hand cards a public move lays open: a discard's card, a show's phỏm, a sent card."""
+    verb, _, rest = text.partition(" ")
+    if verb == "discard":
+        return [rest]
+    if verb == "show":
+        return rest.replace("|", " ").split()
+    if verb == "send":
+        return rest.split()[:1]
+    return []
+
+
+# -- the public side of the history -------------------------------------------------------------
+
+
+def _scratch(view: dict[str, Any]) -> PhomState:
+    """A state holding only the public table at the deal (the hands are set per particle)."""
+    n = view["num_players"]
+    st = PhomState.__new__(PhomState)
+    st.num_players = n
+    st.options = {"send": True} if view.get("send") else {}
+    st.hands = [set() for _ in range(n)]
+    st.unshown_eaten = [set() for _ in range(n)]
+    st.eaten = [[] for _ in range(n)]
+    st.shown = [[] for _ in range(n)]
+    st.sent = [[] for _ in range(n)]
+    st.sends = [0] * n
+    st.discards = [[] for _ in range(n)]
+    st.draws = 0
+    st.phase, st.current, st.turn_last = "discard", 0, False
+    st.active, st.drawn = None, None
+    st.transfers, st.eat_counts, st.last_round_victims = [], {}, []
+    st.last_discard = [-1] * n
+    return st
+
+
+def _advance(st: PhomState, i: int, seat: int, text: str) -> None:
+    """The public effect of move ``i`` (as ``PhomState.apply`` has it)."""
+    n = st.num_players
+    verb, _, rest = text.partition(" ")
+    if verb in ("draw", "eat"):
+        if verb == "draw":
+            st.draws += 1
+        else:
+            victim = (seat - 1) % n
+            if st.discards[victim] and st.discards[victim][-1] == rest:
+                st.discards[victim].pop()
+            st.eaten[seat].append(rest)
+            last = st.turn_last
+            st.transfers.append(Transfer(victim, seat, 4 if last else 1, "ăn chốt" if last else EAT))
+            st.eat_counts[(seat, victim)] = st.eat_counts.get((seat, victim), 0) + 1
+            if last:
+                st.last_round_victims.append(victim)
+        st.active = None
+        st.phase = "show" if st.turn_last else "discard"
+    elif verb == "show":
+        melds = sorted((canon_meld(part.split()) for part in rest.split("|") if part.strip()), key=meld_key)
+        st.shown[seat].extend(melds)
+        st.sent[seat].extend([] for _ in melds)
+        st.phase = "discard"
+    elif verb == "send":
+        card, where = rest.split()
+        target, k = (int(x) for x in where.split(":"))
+        st.shown[target][k - 1] = canon_meld(st.shown[target][k - 1] + [card])
+        st.sent[target][k - 1].append([card, seat])
+        st.sends[seat] += 1
+    elif verb == "discard":
+        st.discards[seat].append(rest)
+        st.last_discard[seat] = i
+        st.active = rest
+        st.current = (seat + 1) % n
+        st.phase = "draw"
+        st.turn_last = st.draws >= 3 * n - 1
+
+
+def _agrees(st: PhomState, view: dict[str, Any]) -> bool:
+    """Whether the replayed public table is the view's (else the history is not understood)."""
+    return (st.discards == view["discards"] and st.eaten == view["eaten"] and st.shown == view["shown"]
+            and st.draws == view["draws"] and st.current == view["current"] and st.phase == view["phase"]
+            and (st.active if st.phase == "draw" else None) == view["active"])
+
+
+def public(view: dict[str, Any]) -> PhomState | None:
+    """The public table replayed from the view's history (None without one, or if it does
+    not end at the view's table)."""
+    history = view.get("history")
+    if history is None:
+        return None
+    st = _scratch(view)
+    for i, (seat, text) in enumerate(history):
+        _advance(st, i, seat, text)
+    return st if _agrees(st, view) else None
+
+
+# -- the particles -----------------------------------------------------------------------------
+
+
+@dataclass
+class Particle:
+    hands: dict[int, set[str]]
+    ue: dict[int, set[str]]  # each other seat's eaten cards not yet shown
+    free: set[str]  # the stock's cards (and those not yet drawn)
+    w: float = 1.0
+    misses: int = 0  # moves it weighed down (EPS or ILLEGAL): the tests read it
+
+    def copy(self) -> "Particle":
+        return Particle({s: set(h) for s, h in self.hands.items()}, {s: set(e) for s, e in self.ue.items()},
+                        set(self.free), self.w, self.misses)
+
+
+@dataclass
+class Population:
+    particles: list[Particle]
+    table: PhomState  # the public side (``public``)
+    ess: list[float] = field(default_factory=list)  # effective sizes before each resampling
+
+    def draw(self, rng: random.Random) -> Particle:
+        total = sum(p.w for p in self.particles)
+        x = rng.random() * total
+        for p in self.particles:
+            x -= p.w
+            if x < 0:
+                return p
+        return self.particles[-1]
+
+
+def _known(view: dict[str, Any]) -> tuple[set[str], dict[str, int]]:
+    """The cards this seat was dealt or drew (never in another hand), and each card's
+    origin: the seat that laid it open first (it was that seat's from the deal or a draw)."""
+    me = view["seat"]
+    mine = set(view["hand"])
+    ate: set[str] = set()
+    origin: dict[str, int] = {}
+    for seat, text in view["history"]:
+        if text.startswith("eat"):
+            if seat == me:
+                ate.add(text.split()[1])
+            continue
+        for c in revealed(text):
+            origin.setdefault(c, seat)
+            if seat == me:
+                mine.add(c)
+    return mine - ate, origin
+
+
+def _turn_reveals(history: list[list[Any]], i: int, seat: int) -> list[str]:
+    """The hand cards ``seat`` lays open in the rest of the turn after move ``i``."""
+    out: list[str] = []
+    for s, text in history[i + 1:]:
+        if s != seat:
+            break
+        out.extend(revealed(text))
+        if text.startswith("discard"):
+            break
+    return out
+
+
+def _swap_in(p: Particle, seat: int, card: str, keep: set[str], rng: random.Random) -> None:
+    """Put ``card`` in ``seat``'s hand, a random card of it (not eaten, not in ``keep``)
+    going where ``card`` was: the repair of a hand that could not have made a move."""
+    spare = _sorted(p.hands[seat] - p.ue[seat] - keep)
+    out = rng.choice(spare) if spare else None
+    if card in p.free:
+        p.free.discard(card)
+        if out is not None:
+            p.free.add(out)
+    else:
+        holder = next((s for s, h in p.hands.items() if card in h), None)
+        if holder is None:
+            return
+        p.hands[holder].discard(card)
+        if out is not None:
+            p.hands[holder].add(out)
+    if out is not None:
+        p.hands[seat].discard(out)
+    p.hands[seat].add(card)
+    p.w *= ILLEGAL
+    p.misses += 1
+
+
+def _deal(view: dict[str, Any], rng: random.Random, mine: set[str], origin: dict[str, int]) -> Particle:
+    me, n = view["seat"], view["num_players"]
+    history = view["history"]
+    free = set(FULL_DECK) - mine
+    p = Particle({}, {}, free)
+    for s in range(n):
+        if s == me:
+            continue
+        size = 10 if s == 0 else 9
+        # what the seat laid open before its first draw or eat (the dealer's first discard)
+        first = next((i for i, (x, t) in enumerate(history) if x == s and t.partition(" ")[0] in ("draw", "eat")),
+                     len(history))
+        forced = {c for x, t in history[:first] if x == s for c in revealed(t)} & free
+        allowed = [c for c in _sorted(free - forced) if origin.get(c, s) == s]
+        k = min(size - len(forced), len(allowed))
+        # the deal's chance under a uniform deal against this proposal's
+        p.w *= math.comb(len(allowed), k) / math.comb(len(free), size)
+        hand = forced | set(rng.sample(allowed, k))
+        free -= hand
+        p.hands[s] = hand
+        p.ue[s] = set()
+    return p
+
+
+def _same(observed: str, chosen: str) -> bool:
+    if observed.startswith("eat"):
+        return chosen.startswith("eat")
+    return chosen == observed
+
+
+def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: int, seat: int, text: str,
+             origin: dict[str, int], rng: random.Random) -> None:
+    """Weigh every particle by the other seat's move ``i`` and carry its hidden side on."""
+    history = view["history"]
+    verb, _, rest = text.partition(" ")
+    memo: dict[tuple[frozenset[str], frozenset[str]], str] = {}
+    reveals = _turn_reveals(history, i, seat) if verb in ("draw", "eat") else []
+    for p in particles:
+        hand, ue = p.hands[seat], p.ue[seat]
+        st.hands[seat], st.unshown_eaten[seat] = hand, ue
+        legal = st.legal_actions(seat)
+        if not any(_same(text, a) for a in legal):
+            p.w *= ILLEGAL
+            p.misses += 1
+        elif len(legal) > 1:
+            key = (frozenset(hand), frozenset(ue))
+            chosen = memo.get(key)
+            if chosen is None:
+                lean = lean_view(st, seat)
+                if view.get("send"):
+                    lean["send"], lean["sent"] = True, st.sent
+                chosen = memo[key] = normal_choose(lean)
+            if not _same(text, chosen):
+                p.w *= EPS
+                p.misses += 1
+        if verb == "eat":
+            hand.add(rest)
+            ue.add(rest)
+            for c in reveals:
+                if c not in hand:
+                    _swap_in(p, seat, c, set(reveals), rng)
+        elif verb == "draw":
+            missing = [c for c in reveals if c not in hand]
+            if len(missing) == 1 and missing[0] in p.free:
+                card = missing[0]
+                p.w /= len(p.free)
+            else:
+                for c in missing:
+                    _swap_in(p, seat, c, set(reveals), rng)
+                allowed = [c for c in _sorted(p.free) if origin.get(c, seat) == seat]
+                if not allowed:  # cannot happen with a consistent history
+                    allowed = _sorted(p.free)
+                card = propose(p, seat, allowed, rng)
+                p.w *= len(allowed) / len(p.free)
+            p.free.discard(card)
+            hand.add(card)
+        else:
+            for c in revealed(text):
+                if c not in hand:  # (only if a repair could not keep it)
+                    _swap_in(p, seat, c, set(revealed(text)), rng)
+                hand.discard(c)
+                ue.discard(c)
+
+
+def propose(p: Particle, seat: int, allowed: list[str], rng: random.Random) -> str:
+    """The card another seat drew, when nothing it lays open this turn says which (a test
+    puts the real draw here)."""
+    return rng.choice(allowed)
+
+
+def _resample(particles: list[Particle], rng: random.Random) -> list[Particle]:
+    """Systematic resampling: ``len(particles)`` copies, each kept in proportion to its weight."""
+    total = sum(p.w for p in particles)
+    n = len(particles)
+    step = total / n
+    x = rng.random() * step
+    out: list[Particle] = []
+    acc = 0.0
+    k = 0
+    for p in particles:
+        acc += p.w
+        while k < n and x < acc:
+            q = p.copy()
+            q.w = 1.0
+            out.append(q)
+            x += step
+            k += 1
+    while len(out) < n:  # (rounding)
+        q = particles[-1].copy()
+        q.w = 1.0
+        out.append(q)
+    return out
+
+
+def _ess(particles: list[Particle]) -> float:
+    total = sum(p.w for p in particles)
+    squares = sum(p.w * p.w for p in particles)
+    return total * total / squares if squares else 0.0
+
+
+def build(view: dict[str, Any], rng: random.Random, count: int = PARTICLES) -> Population | None:
+    """The population after the whole history (None when the view has none, or its history
+    does not replay to its table)."""
+    table = public(view)
+    if table is None:
+        return None
+    me, n = view["seat"], view["num_players"]
+    mine, origin = _known(view)
+    particles = [_deal(view, rng, mine, origin) for _ in range(count)]
+    st = _scratch(view)
+    ess: list[float] = []
+    for i, (seat, text) in enumerate(view["history"]):
+        if seat != me:
+            _observe(particles, st, view, i, seat, text, origin, rng)
+            total = sum(p.w for p in particles)
+            if total <= 0 or not math.isfinite(total):
+                return None
+            if _ess(particles) < count / 2:
+                ess.append(_ess(particles))
+                particles = _resample(particles, rng)
+        _advance(st, i, seat, text)
+    sizes = view["hand_sizes"]
+    for p in particles:  # a repair that could not keep a hand's size: not a world
+        if any(len(p.hands[s]) != sizes[s] for s in range(n) if s != me) or len(p.free) != view["stock"]:
+            p.w = 0.0
+    if not any(p.w > 0 for p in particles):
+        return None
+    return Population(particles, table, ess)
+
+
+_cache: OrderedDict[str, Population | None] = OrderedDict()
+
+
+def population(view: dict[str, Any]) -> Population | None:
+    """``build`` for this view, once: cached on the view's content and seeded from it."""
+    key = hashlib.sha256(json.dumps(view, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    if key in _cache:
+        _cache.move_to_end(key)
+        return _cache[key]
+    pop = build(view, random.Random(key))
+    _cache[key] = pop
+    while len(_cache) > CACHE:
+        _cache.popitem(last=False)
+    return pop
+
+
+__all__ = ["EPS", "ILLEGAL", "PARTICLES", "Particle", "Population", "build", "population", "public", "revealed"]
