@@ -46,14 +46,14 @@ from .base import Transfer
 from .french import FULL_DECK
 from .phom import EAT, PhomState
 from .phom_ai import choose as normal_choose
-from .phom_melds import canon_meld, meld_key
+from .phom_melds import canon_meld, eat_partners, meld_key
 from .strong_views import lean_view
 
 #: the weight a particle keeps when the normal AI would not have made the observed move
 EPS = 0.05
 #: ... when the observed move is not legal from the particle's hand (the hand is repaired)
 ILLEGAL = EPS ** 2
-PARTICLES = 32
+PARTICLES = 64
 CACHE = 8
 
 _ORDER = {c: i for i, c in enumerate(FULL_DECK)}
@@ -244,6 +244,22 @@ def _swap_in(p: Particle, seat: int, card: str, keep: set[str], rng: random.Rand
     p.misses += 1
 
 
+def _give_partners(p: Particle, seat: int, card: str, keep: set[str], origin: dict[str, int],
+                   rng: random.Random) -> None:
+    """Two cards making a phỏm with ``card`` for a seat that ate it without them in the
+    particle: the pair needing the fewest cards swapped in (from the free cards it may hold)."""
+    hand = p.hands[seat]
+    near = (hand - p.ue[seat]) | {c for c in p.free if origin.get(c, seat) == seat}
+    options = [o for o in eat_partners(card, near) if len(o) == 2]
+    if not options:
+        return
+    fewest = min(sum(c not in hand for c in o) for o in options)
+    pick = rng.choice([o for o in options if sum(c not in hand for c in o) == fewest])
+    for c in pick:
+        if c not in hand:
+            _swap_in(p, seat, c, keep | set(pick), rng)
+
+
 def _deal(view: dict[str, Any], rng: random.Random, mine: set[str], origin: dict[str, int]) -> Particle:
     me, n = view["seat"], view["num_players"]
     history = view["history"]
@@ -300,6 +316,8 @@ def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: 
                 p.w *= EPS
                 p.misses += 1
         if verb == "eat":
+            if not any(a.startswith("eat") for a in legal):
+                _give_partners(p, seat, rest, set(reveals), origin, rng)
             hand.add(rest)
             ue.add(rest)
             for c in reveals:
