@@ -39,7 +39,7 @@ import json
 import math
 import random
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .base import Transfer
@@ -178,7 +178,6 @@ class Particle:
 class Population:
     particles: list[Particle]
     table: PhomState  # the public side (``public``)
-    ess: list[float] = field(default_factory=list)  # effective sizes before each resampling
 
     def draw(self, rng: random.Random) -> Particle:
         total = sum(p.w for p in self.particles)
@@ -382,6 +381,33 @@ def _ess(particles: list[Particle]) -> float:
     return total * total / squares if squares else 0.0
 
 
+def walk(view: dict[str, Any], particles: list[Particle], rng: random.Random, *, stop: int | None = None,
+         resample: bool = True) -> list[Particle] | None:
+    """The particles (dealt: ``deal``) carried through the view's history (its first ``stop``
+    moves), weighed by every move of another seat and resampled when they degenerate; None
+    when every weight is gone."""
+    me = view["seat"]
+    _mine, origin = _known(view)
+    st = _scratch(view)
+    count = len(particles)
+    for i, (seat, text) in enumerate(view["history"][:stop]):
+        if seat != me:
+            _observe(particles, st, view, i, seat, text, origin, rng)
+            total = sum(p.w for p in particles)
+            if total <= 0 or not math.isfinite(total):
+                return None
+            if resample and _ess(particles) < count / 2:
+                particles = _resample(particles, rng)
+        _advance(st, i, seat, text)
+    return particles
+
+
+def deal(view: dict[str, Any], rng: random.Random, count: int = PARTICLES) -> list[Particle]:
+    """``count`` particles at the deal, each weighted by its chance against the proposal's."""
+    mine, origin = _known(view)
+    return [_deal(view, rng, mine, origin) for _ in range(count)]
+
+
 def build(view: dict[str, Any], rng: random.Random, count: int = PARTICLES) -> Population | None:
     """The population after the whole history (None when the view has none, or its history
     does not replay to its table)."""
@@ -389,27 +415,16 @@ def build(view: dict[str, Any], rng: random.Random, count: int = PARTICLES) -> P
     if table is None:
         return None
     me, n = view["seat"], view["num_players"]
-    mine, origin = _known(view)
-    particles = [_deal(view, rng, mine, origin) for _ in range(count)]
-    st = _scratch(view)
-    ess: list[float] = []
-    for i, (seat, text) in enumerate(view["history"]):
-        if seat != me:
-            _observe(particles, st, view, i, seat, text, origin, rng)
-            total = sum(p.w for p in particles)
-            if total <= 0 or not math.isfinite(total):
-                return None
-            if _ess(particles) < count / 2:
-                ess.append(_ess(particles))
-                particles = _resample(particles, rng)
-        _advance(st, i, seat, text)
+    particles = walk(view, deal(view, rng, count), rng)
+    if particles is None:
+        return None
     sizes = view["hand_sizes"]
     for p in particles:  # a repair that could not keep a hand's size: not a world
         if any(len(p.hands[s]) != sizes[s] for s in range(n) if s != me) or len(p.free) != view["stock"]:
             p.w = 0.0
     if not any(p.w > 0 for p in particles):
         return None
-    return Population(particles, table, ess)
+    return Population(particles, table)
 
 
 _cache: OrderedDict[str, Population | None] = OrderedDict()
@@ -428,4 +443,5 @@ def population(view: dict[str, Any]) -> Population | None:
     return pop
 
 
-__all__ = ["EPS", "ILLEGAL", "PARTICLES", "Particle", "Population", "build", "population", "public", "revealed"]
+__all__ = ["EPS", "ILLEGAL", "PARTICLES", "Particle", "Population", "build", "deal", "population", "propose", "public",
+           "revealed", "walk"]
