@@ -34,12 +34,13 @@ last discard and the last-round eats, exactly (``phom_sample`` uses them for the
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
 import random
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Transfer
@@ -54,6 +55,8 @@ EPS = 0.05
 #: ... when the observed move is not legal from the particle's hand (the hand is repaired)
 ILLEGAL = EPS ** 2
 PARTICLES = 64
+#: the cards tried for a draw followed at once by a throw (``_draw_and_discard``)
+TRIES = 6
 CACHE = 8
 
 _ORDER = {c: i for i, c in enumerate(FULL_DECK)}
@@ -168,10 +171,12 @@ class Particle:
     free: set[str]  # the stock's cards (and those not yet drawn)
     w: float = 1.0
     misses: int = 0  # moves it weighed down (EPS or ILLEGAL): the tests read it
+    fitted: int = -1  # a move already weighed (with the draw before it)
+    schedule: dict[int, str] = field(default_factory=dict)  # draws (by move) whose card is decided
 
     def copy(self) -> "Particle":
         return Particle({s: set(h) for s, h in self.hands.items()}, {s: set(e) for s, e in self.ue.items()},
-                        set(self.free), self.w, self.misses)
+                        set(self.free), self.w, self.misses, self.fitted, dict(self.schedule))
 
 
 @dataclass
@@ -239,8 +244,7 @@ def _swap_in(p: Particle, seat: int, card: str, keep: set[str], rng: random.Rand
     if out is not None:
         p.hands[seat].discard(out)
     p.hands[seat].add(card)
-    p.w *= ILLEGAL
-    p.misses += 1
+    _weigh(p, ILLEGAL)
 
 
 def _give_partners(p: Particle, seat: int, card: str, keep: set[str], origin: dict[str, int],
@@ -259,24 +263,62 @@ def _give_partners(p: Particle, seat: int, card: str, keep: set[str], origin: di
             _swap_in(p, seat, c, keep | set(pick), rng)
 
 
+def _draws_by_seat(history: list[list[Any]]) -> dict[int, list[int]]:
+    """The indices in the history of each seat's draws."""
+    out: dict[int, list[int]] = {}
+    for i, (seat, text) in enumerate(history):
+        if text == "draw":
+            out.setdefault(seat, []).append(i)
+    return out
+
+
 def _deal(view: dict[str, Any], rng: random.Random, mine: set[str], origin: dict[str, int]) -> Particle:
+    """One particle at the deal. A card another seat lays open first (at move ``t``) was dealt
+    to it or drawn by it at one of its ``d`` draws before ``t``: it is dealt with the chance
+    a uniform deal gives it, ``size / (size + d)``, else put at one of those draws (the
+    particle's ``schedule``); the rest of the hand is dealt from the cards no other seat lays
+    open first. The weight is the deal's chance under a uniform deal against this proposal's
+    (each scheduled draw adds its chance, 1 / the cards free, when it comes)."""
     me, n = view["seat"], view["num_players"]
     history = view["history"]
+    draws = _draws_by_seat(history)
+    first_seen: dict[str, int] = {}
+    for i, (_seat, text) in enumerate(history):
+        for c in revealed(text):
+            first_seen.setdefault(c, i)
     free = set(FULL_DECK) - mine
     p = Particle({}, {}, free)
     for s in range(n):
         if s == me:
             continue
         size = 10 if s == 0 else 9
-        # what the seat laid open before its first draw or eat (the dealer's first discard)
-        first = next((i for i, (x, t) in enumerate(history) if x == s and t.partition(" ")[0] in ("draw", "eat")),
-                     len(history))
-        forced = {c for x, t in history[:first] if x == s for c in revealed(t)} & free
-        allowed = [c for c in _sorted(free - forced) if origin.get(c, s) == s]
-        k = min(size - len(forced), len(allowed))
-        # the deal's chance under a uniform deal against this proposal's
-        p.w *= math.comb(len(allowed), k) / math.comb(len(free), size)
-        hand = forced | set(rng.sample(allowed, k))
+        own = sorted((c for c in free if origin.get(c) == s), key=lambda c: (first_seen[c], _ORDER[c]))
+        q = 1.0  # the proposal's chance of what it chose
+        hand: set[str] = set()
+        taken: set[int] = set()
+        for c in own:
+            options = [j for j in draws.get(s, ()) if j < first_seen[c] and j not in taken]
+            room = size - len(hand)
+            if room and options:
+                chance = size / (size + len([j for j in draws.get(s, ()) if j < first_seen[c]]))
+                dealt = rng.random() < chance
+                q *= chance if dealt else (1 - chance) / len(options)
+            else:
+                dealt = bool(room)
+                if not dealt and options:
+                    q /= len(options)
+            if dealt:
+                hand.add(c)
+            elif options:
+                j = rng.choice(options)
+                taken.add(j)
+                p.schedule[j] = c
+            # else: neither dealt nor drawn in time: repaired when it is laid open
+        rest = [c for c in _sorted(free - hand) if origin.get(c, s) == s and origin.get(c) != s]
+        k = min(size - len(hand), len(rest))
+        q /= math.comb(len(rest), k)
+        p.w *= 1 / math.comb(len(free), size) / q
+        hand |= set(rng.sample(rest, k))
         free -= hand
         p.hands[s] = hand
         p.ue[s] = set()
@@ -289,31 +331,79 @@ def _same(observed: str, chosen: str) -> bool:
     return chosen == observed
 
 
+def _fit(st: PhomState, view: dict[str, Any], seat: int, text: str, memo: dict[Any, str]) -> float:
+    """How well the hand ``st`` holds for ``seat`` fits its move ``text``: 1 when the normal AI
+    (from the lean view that seat had) makes it or it is the only legal move, ``EPS`` when
+    it would make another, ``ILLEGAL`` when the move is not legal from that hand."""
+    legal = st.legal_actions(seat)
+    if not any(_same(text, a) for a in legal):
+        return ILLEGAL
+    if len(legal) == 1:
+        return 1.0
+    key = (frozenset(st.hands[seat]), frozenset(st.unshown_eaten[seat]))
+    chosen = memo.get(key)
+    if chosen is None:
+        lean = lean_view(st, seat)
+        if view.get("send"):
+            lean["send"], lean["sent"] = True, st.sent
+        chosen = memo[key] = normal_choose(lean)
+    return 1.0 if _same(text, chosen) else EPS
+
+
+def _weigh(p: Particle, factor: float) -> None:
+    p.w *= factor
+    if factor < 1:
+        p.misses += 1
+
+
+def _draw_and_discard(p: Particle, after: PhomState, view: dict[str, Any], seat: int, thrown: str,
+                      allowed: list[str], rng: random.Random, memo: dict[Any, str]) -> str:
+    """The card drawn in a turn that only draws and throws ``thrown`` (held before the draw):
+    of ``TRIES`` cards drawn at random among the allowed, one picked in proportion to how the
+    throw fits the hand it makes (``_fit``), the particle weighted by their mean fit (so the
+    pick and its weight are those of an exact draw: a random-weight importance sample)."""
+    hand, ue = p.hands[seat], p.ue[seat]
+    tries = [propose(p, seat, allowed, rng)]
+    tries += rng.sample([c for c in allowed if c != tries[0]], min(TRIES, len(allowed)) - 1)
+    fits = []
+    for c in tries:
+        after.hands[seat], after.unshown_eaten[seat] = hand | {c}, ue
+        fits.append(_fit(after, view, seat, "discard " + thrown, memo))
+    x = rng.random() * sum(fits)
+    k = 0
+    while k < len(tries) - 1 and x >= fits[k]:
+        x -= fits[k]
+        k += 1
+    p.w *= sum(fits) / len(fits)
+    if fits[k] < 1:
+        p.misses += 1
+    return tries[k]
+
+
 def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: int, seat: int, text: str,
              origin: dict[str, int], rng: random.Random) -> None:
     """Weigh every particle by the other seat's move ``i`` and carry its hidden side on."""
     history = view["history"]
     verb, _, rest = text.partition(" ")
-    memo: dict[tuple[frozenset[str], frozenset[str]], str] = {}
+    memo: dict[Any, str] = {}
     reveals = _turn_reveals(history, i, seat) if verb in ("draw", "eat") else []
+    # a turn that draws and throws a card at once: the draw is picked by the throw's fit
+    thrown = None
+    if verb == "draw" and TRIES > 1 and i + 1 < len(history) and history[i + 1][0] == seat \
+            and history[i + 1][1].startswith("discard"):
+        thrown = history[i + 1][1].split()[1]
+        after = copy.copy(st)
+        after.hands, after.unshown_eaten = list(st.hands), list(st.unshown_eaten)
+        _advance(after, i, seat, "draw")
+        after_memo: dict[Any, str] = {}
     for p in particles:
         hand, ue = p.hands[seat], p.ue[seat]
         st.hands[seat], st.unshown_eaten[seat] = hand, ue
         legal = st.legal_actions(seat)
-        if not any(_same(text, a) for a in legal):
-            p.w *= ILLEGAL
-            p.misses += 1
-        elif len(legal) > 1:
-            key = (frozenset(hand), frozenset(ue))
-            chosen = memo.get(key)
-            if chosen is None:
-                lean = lean_view(st, seat)
-                if view.get("send"):
-                    lean["send"], lean["sent"] = True, st.sent
-                chosen = memo[key] = normal_choose(lean)
-            if not _same(text, chosen):
-                p.w *= EPS
-                p.misses += 1
+        if p.fitted == i:  # weighed with the draw before it
+            p.fitted = -1
+        else:
+            _weigh(p, _fit(st, view, seat, text, memo))
         if verb == "eat":
             if not any(a.startswith("eat") for a in legal):
                 _give_partners(p, seat, rest, set(reveals), origin, rng)
@@ -323,18 +413,25 @@ def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: 
                 if c not in hand:
                     _swap_in(p, seat, c, set(reveals), rng)
         elif verb == "draw":
-            missing = [c for c in reveals if c not in hand]
-            if len(missing) == 1 and missing[0] in p.free:
-                card = missing[0]
+            card = p.schedule.pop(i, None)
+            if card is not None:  # decided at the deal: its chance now
                 p.w /= len(p.free)
-            else:
-                for c in missing:
-                    _swap_in(p, seat, c, set(reveals), rng)
-                allowed = [c for c in _sorted(p.free) if origin.get(c, seat) == seat]
+            missing = [c for c in reveals if c not in hand and c != card]
+            for c in missing:  # not dealt, nor drawn in time: the hand is repaired
+                _swap_in(p, seat, c, set(reveals), rng)
+            if card is None:
+                scheduled = set(p.schedule.values())
+                allowed = [c for c in _sorted(p.free) if origin.get(c, seat) == seat and origin.get(c) != seat
+                           and c not in scheduled]
                 if not allowed:  # cannot happen with a consistent history
-                    allowed = _sorted(p.free)
-                card = propose(p, seat, allowed, rng)
-                p.w *= len(allowed) / len(p.free)
+                    allowed = _sorted(p.free - scheduled) or _sorted(p.free)
+                share = len(allowed) / len(p.free)
+                if thrown is not None and thrown in hand:
+                    card = _draw_and_discard(p, after, view, seat, thrown, allowed, rng, after_memo)
+                    p.fitted = i + 1
+                else:
+                    card = propose(p, seat, allowed, rng)
+                p.w *= share
             p.free.discard(card)
             hand.add(card)
         else:
