@@ -34,7 +34,6 @@ last discard and the last-round eats, exactly (``phom_sample`` uses them for the
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import math
@@ -54,9 +53,7 @@ from .strong_views import lean_view
 EPS = 0.05
 #: ... when the observed move is not legal from the particle's hand (the hand is repaired)
 ILLEGAL = EPS ** 2
-PARTICLES = 64
-#: the cards tried for a draw followed at once by a throw (``_draw_and_discard``)
-TRIES = 6
+PARTICLES = 32
 CACHE = 8
 
 _ORDER = {c: i for i, c in enumerate(FULL_DECK)}
@@ -171,12 +168,11 @@ class Particle:
     free: set[str]  # the stock's cards (and those not yet drawn)
     w: float = 1.0
     misses: int = 0  # moves it weighed down (EPS or ILLEGAL): the tests read it
-    fitted: int = -1  # a move already weighed (with the draw before it)
     schedule: dict[int, str] = field(default_factory=dict)  # draws (by move) whose card is decided
 
     def copy(self) -> "Particle":
         return Particle({s: set(h) for s, h in self.hands.items()}, {s: set(e) for s, e in self.ue.items()},
-                        set(self.free), self.w, self.misses, self.fitted, dict(self.schedule))
+                        set(self.free), self.w, self.misses, dict(self.schedule))
 
 
 @dataclass
@@ -232,6 +228,8 @@ def _swap_in(p: Particle, seat: int, card: str, keep: set[str], rng: random.Rand
     out = rng.choice(spare) if spare else None
     if card in p.free:
         p.free.discard(card)
+        for j in [j for j, c in p.schedule.items() if c == card]:  # no longer to be drawn
+            del p.schedule[j]
         if out is not None:
             p.free.add(out)
     else:
@@ -356,30 +354,6 @@ def _weigh(p: Particle, factor: float) -> None:
         p.misses += 1
 
 
-def _draw_and_discard(p: Particle, after: PhomState, view: dict[str, Any], seat: int, thrown: str,
-                      allowed: list[str], rng: random.Random, memo: dict[Any, str]) -> str:
-    """The card drawn in a turn that only draws and throws ``thrown`` (held before the draw):
-    of ``TRIES`` cards drawn at random among the allowed, one picked in proportion to how the
-    throw fits the hand it makes (``_fit``), the particle weighted by their mean fit (so the
-    pick and its weight are those of an exact draw: a random-weight importance sample)."""
-    hand, ue = p.hands[seat], p.ue[seat]
-    tries = [propose(p, seat, allowed, rng)]
-    tries += rng.sample([c for c in allowed if c != tries[0]], min(TRIES, len(allowed)) - 1)
-    fits = []
-    for c in tries:
-        after.hands[seat], after.unshown_eaten[seat] = hand | {c}, ue
-        fits.append(_fit(after, view, seat, "discard " + thrown, memo))
-    x = rng.random() * sum(fits)
-    k = 0
-    while k < len(tries) - 1 and x >= fits[k]:
-        x -= fits[k]
-        k += 1
-    p.w *= sum(fits) / len(fits)
-    if fits[k] < 1:
-        p.misses += 1
-    return tries[k]
-
-
 def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: int, seat: int, text: str,
              origin: dict[str, int], rng: random.Random) -> None:
     """Weigh every particle by the other seat's move ``i`` and carry its hidden side on."""
@@ -387,23 +361,11 @@ def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: 
     verb, _, rest = text.partition(" ")
     memo: dict[Any, str] = {}
     reveals = _turn_reveals(history, i, seat) if verb in ("draw", "eat") else []
-    # a turn that draws and throws a card at once: the draw is picked by the throw's fit
-    thrown = None
-    if verb == "draw" and TRIES > 1 and i + 1 < len(history) and history[i + 1][0] == seat \
-            and history[i + 1][1].startswith("discard"):
-        thrown = history[i + 1][1].split()[1]
-        after = copy.copy(st)
-        after.hands, after.unshown_eaten = list(st.hands), list(st.unshown_eaten)
-        _advance(after, i, seat, "draw")
-        after_memo: dict[Any, str] = {}
     for p in particles:
         hand, ue = p.hands[seat], p.ue[seat]
         st.hands[seat], st.unshown_eaten[seat] = hand, ue
         legal = st.legal_actions(seat)
-        if p.fitted == i:  # weighed with the draw before it
-            p.fitted = -1
-        else:
-            _weigh(p, _fit(st, view, seat, text, memo))
+        _weigh(p, _fit(st, view, seat, text, memo))
         if verb == "eat":
             if not any(a.startswith("eat") for a in legal):
                 _give_partners(p, seat, rest, set(reveals), origin, rng)
@@ -414,6 +376,8 @@ def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: 
                     _swap_in(p, seat, c, set(reveals), rng)
         elif verb == "draw":
             card = p.schedule.pop(i, None)
+            if card is not None and card not in p.free:  # (a repair has put it in a hand already)
+                card = None
             if card is not None:  # decided at the deal: its chance now
                 p.w /= len(p.free)
             missing = [c for c in reveals if c not in hand and c != card]
@@ -425,13 +389,8 @@ def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: 
                            and c not in scheduled]
                 if not allowed:  # cannot happen with a consistent history
                     allowed = _sorted(p.free - scheduled) or _sorted(p.free)
-                share = len(allowed) / len(p.free)
-                if thrown is not None and thrown in hand:
-                    card = _draw_and_discard(p, after, view, seat, thrown, allowed, rng, after_memo)
-                    p.fitted = i + 1
-                else:
-                    card = propose(p, seat, allowed, rng)
-                p.w *= share
+                card = rng.choice(allowed)
+                p.w *= len(allowed) / len(p.free)
             p.free.discard(card)
             hand.add(card)
         else:
@@ -440,12 +399,6 @@ def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: 
                     _swap_in(p, seat, c, set(revealed(text)), rng)
                 hand.discard(c)
                 ue.discard(c)
-
-
-def propose(p: Particle, seat: int, allowed: list[str], rng: random.Random) -> str:
-    """The card another seat drew, when nothing it lays open this turn says which (a test
-    puts the real draw here)."""
-    return rng.choice(allowed)
 
 
 def _resample(particles: list[Particle], rng: random.Random) -> list[Particle]:
@@ -540,5 +493,5 @@ def population(view: dict[str, Any]) -> Population | None:
     return pop
 
 
-__all__ = ["EPS", "ILLEGAL", "PARTICLES", "Particle", "Population", "build", "deal", "population", "propose", "public",
-           "revealed", "walk"]
+__all__ = ["EPS", "ILLEGAL", "PARTICLES", "Particle", "Population", "build", "deal", "population", "public", "revealed",
+           "walk"]
