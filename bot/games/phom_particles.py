@@ -452,13 +452,14 @@ def walk(view: dict[str, Any], particles: list[Particle], rng: random.Random, *,
     return particles
 
 
-def deal(view: dict[str, Any], rng: random.Random, count: int = PARTICLES) -> list[Particle]:
-    """``count`` particles at the deal, each weighted by its chance against the proposal's."""
+def deal(view: dict[str, Any], rng: random.Random, count: int | None = None) -> list[Particle]:
+    """``count`` (``PARTICLES``) particles at the deal, each weighted by its chance against
+    the proposal's."""
     mine, origin = _known(view)
-    return [_deal(view, rng, mine, origin) for _ in range(count)]
+    return [_deal(view, rng, mine, origin) for _ in range(count or PARTICLES)]
 
 
-def build(view: dict[str, Any], rng: random.Random, count: int = PARTICLES) -> Population | None:
+def build(view: dict[str, Any], rng: random.Random, count: int | None = None) -> Population | None:
     """The population after the whole history (None when the view has none, or its history
     does not replay to its table)."""
     table = public(view)

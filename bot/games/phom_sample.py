@@ -8,9 +8,17 @@ What the view tells about a hidden hand is kept: each eaten card it still holds 
 with hand cards making a phỏm with it (the cards named in ``eat`` are hidden, so a phỏm is
 drawn for it from the unseen cards); no other hand is an ù (it would have ended the game).
 
-What the other seats did is weighed too (``determinize``'s ``infer``): a deal is kept with
-probability ``FIT ** k``, ``k`` counting its contradictions of their public choices, else
-another is drawn (at most ``DRAWS``; the one with the fewest is kept):
+What the other seats did is weighed too (``determinize``'s ``infer``). With the view's public
+``history`` (``history=True``, the default) the hidden hands are those of a particle drawn by
+weight from ``phom_particles.population(view)``: a particle filter that deals the other
+hands and carries them through every public move, weighing each move of another seat by
+whether the normal AI would have made it from the hand it held then (see that module). A
+particle breaking what the view tells (an eaten card out of a phỏm, an ù) is drawn again
+(``PICKS``), then the rejection sampler below is used, as for a view without a history.
+
+The rejection sampler: a deal is kept with probability ``FIT ** k``, ``k`` counting its
+contradictions of their public choices, else another is drawn (at most ``DRAWS``; the one
+with the fewest is kept):
 
 - the seat before this one threw its last discard from its hand now and that card (only this
   seat has moved since): a hand from which the normal AI would have thrown another card
@@ -27,14 +35,12 @@ partners since): ``tests/engine/test_phom_inference.py``. At two seats the world
 discard 15 % of the time instead of 13 % (really: 19 %); the strong AI does not play
 measurably better for it (README, "The strong AI").
 
-Not in the view, so estimated (the state's ``view(seat)`` is still the same):
-
-- the record (``deck``, ``actions``): a determinized state is not a real game's record;
-- each seat's last discard (the tie-break of equal points at the end) is ordered by turn:
-  the seat before the current one discarded last;
-- past eat payments count one unit each (an ăn chốt pays 4: its timing is not in the view),
-  and no last-round eat is known for an ù đền of the last round (the same for every move the
-  search compares, so it does not change which move is better).
+The record: ``actions`` is the view's history (an eat names the card eaten, not the hand
+cards), and from it each seat's last discard (the tie-break of equal points at the end),
+the eat payments (an ăn chốt pays 4) and the last-round eats (ù đền) are exact; ``deck`` is
+not the real deal. Without a history (an older view) they are estimated: the seat before the
+current one discarded last, each eat paid one unit, no last-round eat known (the same for
+every move the search compares, so it does not change which move is better).
 """
 
 from __future__ import annotations
