@@ -9,7 +9,8 @@ same seed, so ``--sampler`` (the strong AI's own worlds, as at a table) gives th
 on the same deals. The strong AI never sees the state at a table: this is a measurement of
 how much of its possible strength its samplers leave (README, "The strong AI"), not a policy.
 Two seats, 16 worlds, seed 11: Phỏm 58.5 % with true hands against 48.2 % with its worlds
-(200 deals), Chinchón rounds 67.5 % against 51.5 % (80 and 100 deals), Chắn 51.0 % (100).
+(200 deals; 49.2 % with the particle worlds over the whole history), Chinchón rounds 67.5 %
+against 51.5 % (80 and 100 deals), Chắn 51.0 % (100).
 """
 
 from __future__ import annotations

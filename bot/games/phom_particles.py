@@ -8,15 +8,18 @@ time (and the cards not yet dealt or drawn, ``free``):
 
 - **the deal**: each other seat's hand (the dealer's 10 cards too) is dealt from the cards
   that may have been there: never a card this seat was dealt or drew (its hand, the cards it
-  threw, showed or sent but did not eat), nor a card another seat later shows first (cards
-  move between hands only by a public eat). The dealer's first discard is dealt to it.
-- **a draw** of another seat comes from ``free``, less the cards other seats show first. If the
-  seat then reveals (shows, sends or throws) a card it does not hold, that card was the draw:
-  forced, and weighted by its chance (1 / the cards free) against the proposal's 1, the
-  sequential Monte Carlo correction. Otherwise a card is drawn at random among the allowed
-  (weighted by their share of ``free``). Cards a seat reveals that it could not have held in
-  the particle (two unheld cards in one turn, a card unheld after an eat) are swapped in
-  (``ILLEGAL``): a world must never be impossible, only unlikely.
+  threw, showed or sent but did not eat), nor a card another seat lays open first (cards move
+  between hands only by a public eat). A card the seat itself lays open first (at move t)
+  was dealt to it or drawn at one of its d draws before t: it is dealt with the chance a
+  uniform deal gives that, size / (size + d), else scheduled at one of those draws (the
+  dealer's first discard is always dealt).
+- **a draw** of another seat is its scheduled card, weighted by that card's chance then (1 /
+  the cards free: the proposal chose it at the deal, and the deal's weight is its chance
+  under a uniform deal against the proposal's, the sequential Monte Carlo correction); else a
+  card drawn at random from the free cards no seat lays open later (weighted by their share
+  of the free cards). A card a seat lays open that the particle cannot have given it in time
+  (it went back to the stock in a repair), and the two cards an eat needs if the hand has
+  none, are swapped in (``ILLEGAL``): a world must never be impossible, only unlikely.
 - **each decision** of another seat (eat or draw, the show, the discard or send) is asked of the
   normal AI from the view that seat had then (the lean view it reads); the weight is kept when
   the observed move is its choice, multiplied by ``EPS`` otherwise (people are not the normal
