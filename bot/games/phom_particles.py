@@ -315,7 +315,7 @@ def _deal(view: dict[str, Any], rng: random.Random, mine: set[str], origin: dict
                 taken.add(j)
                 p.schedule[j] = c
             # else: neither dealt nor drawn in time: repaired when it is laid open
-        rest = [c for c in _sorted(free - hand) if origin.get(c, s) == s and origin.get(c) != s]
+        rest = [c for c in _sorted(free - hand) if c not in origin]  # (never laid open)
         k = min(size - len(hand), len(rest))
         q /= math.comb(len(rest), k)
         p.w *= 1 / math.comb(len(free), size) / q
@@ -332,11 +332,11 @@ def _same(observed: str, chosen: str) -> bool:
     return chosen == observed
 
 
-def _fit(st: PhomState, view: dict[str, Any], seat: int, text: str, memo: dict[Any, str]) -> float:
-    """How well the hand ``st`` holds for ``seat`` fits its move ``text``: 1 when the normal AI
-    (from the lean view that seat had) makes it or it is the only legal move, ``EPS`` when
-    it would make another, ``ILLEGAL`` when the move is not legal from that hand."""
-    legal = st.legal_actions(seat)
+def _fit(st: PhomState, view: dict[str, Any], seat: int, text: str, legal: list[str], memo: dict[Any, str]
+         ) -> float:
+    """How well the hand ``st`` holds for ``seat`` (its ``legal`` moves) fits its move
+    ``text``: 1 when the normal AI (from the lean view that seat had) makes it or it is the
+    only legal move, ``EPS`` when it would make another, ``ILLEGAL`` when it is not legal."""
     if not any(_same(text, a) for a in legal):
         return ILLEGAL
     if len(legal) == 1:
@@ -368,7 +368,7 @@ def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: 
         hand, ue = p.hands[seat], p.ue[seat]
         st.hands[seat], st.unshown_eaten[seat] = hand, ue
         legal = st.legal_actions(seat)
-        _weigh(p, _fit(st, view, seat, text, memo))
+        _weigh(p, _fit(st, view, seat, text, legal, memo))
         if verb == "eat":
             if not any(a.startswith("eat") for a in legal):
                 _give_partners(p, seat, rest, set(reveals), origin, rng)
@@ -388,8 +388,8 @@ def _observe(particles: list[Particle], st: PhomState, view: dict[str, Any], i: 
                 _swap_in(p, seat, c, set(reveals), rng)
             if card is None:
                 scheduled = set(p.schedule.values())
-                allowed = [c for c in _sorted(p.free) if origin.get(c, seat) == seat and origin.get(c) != seat
-                           and c not in scheduled]
+                # a card laid open later is this seat's and dealt or scheduled, or another's
+                allowed = [c for c in _sorted(p.free) if c not in origin and c not in scheduled]
                 if not allowed:  # cannot happen with a consistent history
                     allowed = _sorted(p.free - scheduled) or _sorted(p.free)
                 card = rng.choice(allowed)
