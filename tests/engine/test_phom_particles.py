@@ -142,9 +142,9 @@ def test_a_population_and_its_worlds_depend_on_the_view_alone():
     state = _replay(game, len(game.actions) // 2)
     view = state.view(state.to_act[0])
     pp._cache.clear()
-    first = determinize(view, random.Random(5))
+    first = determinize(view, random.Random(5), history=True)
     pp._cache.clear()  # rebuilt from a JSON copy: the same population, so the same world
-    again = determinize(json.loads(json.dumps(view)), random.Random(5))
+    again = determinize(json.loads(json.dumps(view)), random.Random(5), history=True)
     assert first.hands == again.hands and first.stock == again.stock
     a = pp.build(view, random.Random(1))
     b = pp.build(view, random.Random(1))
