@@ -236,6 +236,29 @@ def _deal(view: dict[str, Any], rng: random.Random, pool: list[str], eaten: dict
     return None
 
 
+def _rejection(view: dict[str, Any], rng: random.Random, pool: list[str], eaten: dict[int, set[str]],
+               infer: bool) -> dict[int, set[str]] | None:
+    """The hidden hands (and the stock, at -1) of a deal kept with probability
+    ``FIT ** contradictions`` (``infer``), else of the first deal; None if the eaten cards'
+    phỏm could not be dealt."""
+    hands = _deal(view, rng, pool, eaten)
+    if hands is None or not infer:
+        return hands
+    misfit = _misfit(view, eaten)
+    best, fewest = hands, math.inf
+    for k in range(DRAWS):
+        if k:
+            hands = _deal(view, rng, pool, eaten, REDEAL_TRIES)
+            if hands is None:  # the eaten cards' phỏm are hard to deal: no time for more
+                break
+        count = misfit(hands)
+        if count < fewest:
+            best, fewest = hands, count
+        if count == 0 or rng.random() < FIT ** count:
+            return hands
+    return best
+
+
 #: worlds from the particles over the whole public history (``phom_particles``) by default:
 #: off, as the strong AI plays no stronger in them (see the module's docstring)
 HISTORY = False
@@ -278,22 +301,7 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True,
     eaten = {s: _unshown_eaten(view, s) for s in range(n)}
     hands = _from_particles(view, rng, eaten) if infer and history else None
     if hands is None:
-        hands = _deal(view, rng, pool, eaten)
-        if hands is not None and infer:
-            misfit = _misfit(view, eaten)
-            best, fewest = hands, math.inf
-            for k in range(DRAWS):
-                if k:
-                    hands = _deal(view, rng, pool, eaten, REDEAL_TRIES)
-                    if hands is None:  # the eaten cards' phỏm are hard to deal: no time for more
-                        break
-                count = misfit(hands)
-                if count < fewest:
-                    best, fewest = hands, count
-                if count == 0 or rng.random() < FIT ** count:
-                    best = hands
-                    break
-            hands = best
+        hands = _rejection(view, rng, pool, eaten, infer)
     if hands is None:  # keep the sizes at least: a rollout then plays on a looser world
         hands = _deal_hidden(view, rng, pool, eaten, strict=False)
     stock = sorted(hands.pop(-1), key=sort_key)
@@ -320,24 +328,31 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True,
     if state.drawn is None and state.phase in ("show", "discard") and state.current != me:
         state.drawn = next(iter(sorted(state.hands[state.current], key=sort_key)), None)
     state.active = view["active"]
-    state.last_round_victims = []
     state._outcome = None
     state._hands_at_end = None
     state._notes_u = ""
+    _record(state, view)
+    return state
+
+
+def _record(state: PhomState, view: dict[str, Any]) -> None:
+    """The world's actions, eat payments, last discards and last-round eats: as played, from
+    the view's history; estimated without one (see the module's docstring)."""
+    n = view["num_players"]
     table = phom_particles.public(view)
-    if table is not None:  # the public history: the record, the eat payments and last discards as played
+    if table is not None:
         state.actions = [list(move) for move in view["history"]]
         state.transfers = list(table.transfers)
         state.last_discard = list(table.last_discard)
         state.eat_counts = dict(table.eat_counts)
         state.last_round_victims = list(table.last_round_victims)
-        return state
+        return
     state.actions = []
     state.transfers = [Transfer((s - 1) % n, s, 1, "eat") for s in range(n) for _ in view["eaten"][s]]
     # the seat before the current one discarded last, the current one n turns ago
     state.last_discard = [-(((state.current - s - 1) % n) + 1) for s in range(n)]
     state.eat_counts = {(s, (s - 1) % n): len(view["eaten"][s]) for s in range(n) if view["eaten"][s]}
-    return state
+    state.last_round_victims = []
 
 
 __all__ = ["FIT", "HISTORY", "contradictions", "determinize", "evidence", "last_discard", "threw_as_normal",

@@ -6,7 +6,9 @@ in the view and the particle filter over it (``bot.games.phom_particles``).
 - the real hands, carried through a game of normal AIs, fit every move (no move weighed down)
   and end as the real hands: the filter's model of the other seats is right;
 - a hand from which the normal AI would have thrown another card is weighed down by ``EPS``;
-- a population, and so a world, depends on the view alone (and the world's rng).
+- a population, and so a world, depends on the view alone (and the world's rng);
+- a world's record (eat payments, last discards, last-round eats) is the game's, from the
+  history, whichever sampler dealt it.
 """
 
 from __future__ import annotations
@@ -152,3 +154,24 @@ def test_a_population_and_its_worlds_depend_on_the_view_alone():
     # the other seats' hands come from the particles (each keeps its size and eaten cards)
     for s in range(3):
         assert len(first.hands[s]) == view["hand_sizes"][s]
+
+
+def test_a_world_keeps_the_record_as_played():
+    """From the history a world's eat payments (an ăn chốt pays 4), last discards (the
+    tie-break of equal points) and last-round eats (ù đền) are the real game's."""
+    checked = chot = 0
+    for seed in range(20):
+        state = REGISTRY["phom"].new(2, seed=200 + seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            view = state.view(seat)
+            if state.eaten[0] or state.eaten[1]:
+                world = determinize(view, random.Random(seed))
+                assert world.transfers == state.transfers
+                assert world.last_discard == state.last_discard
+                assert world.eat_counts == state.eat_counts
+                assert world.last_round_victims == state.last_round_victims
+                checked += 1
+                chot += any(t.units == 4 for t in state.transfers)
+            state.apply(seat, normal(view))
+    assert checked >= 50 and chot >= 5, (checked, chot)
