@@ -2,7 +2,7 @@
 
     python -m benchmarks.arena --game phom --games 300 [--policies normal,simple] [--players 4]
                                [--mode game|round|match] [--seed 1] [--jobs 1] [--json]
-                               [--budget-ms 300 | --iterations N] [--phom-particles]
+                               [--budget-ms 300 | --iterations N]
 
 ``--games N`` is the number of deals; each is replayed once per seat with the first policy at
 that seat and the second at the others (at 4 seats: one against three, rotated), so each deal
@@ -13,9 +13,7 @@ view is the engine's). ``--json`` prints one JSON object per policy instead. ``-
 (default; for Chinchón and Concan the whole match), ``round`` (Chinchón and Concan: one round),
 ``match`` (the same as ``game``). ``--budget-ms`` is the strong AI's thinking time per decision
 (wall clock); ``--iterations N`` gives it N sampled worlds per decision instead, which makes
-the duplicate deals deterministic. ``--phom-particles``: Phỏm's strong AI plays in worlds from
-the particles over the whole public history (``bot.games.phom_sample.HISTORY``, off by
-default). The logic is :mod:`bot.games.arena`.
+the duplicate deals deterministic. The logic is :mod:`bot.games.arena`.
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ from multiprocessing import Pool
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bot.games import REGISTRY  # noqa: E402
-from bot.games import phom_sample  # noqa: E402
 from bot.games.arena import POLICIES, play_deal, tally  # noqa: E402
 
 
@@ -50,11 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None,
                         help="the strong AI's worlds per decision instead of a time budget (deterministic)")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--phom-particles", action="store_true",
-                        help="Phỏm's strong AI: worlds from the particles over the whole history")
     args = parser.parse_args(argv)
-    if args.phom_particles:  # (set before the worker processes fork: they inherit it)
-        phom_sample.HISTORY = True
     names = tuple(args.policies.split(","))
     if len(names) != 2 or any(n not in POLICIES for n in names):
         parser.error(f"--policies takes two of {', '.join(POLICIES)}")

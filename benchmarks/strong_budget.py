@@ -2,7 +2,6 @@
 pause sees it.
 
     python -m benchmarks.strong_budget [--game phom] [--players 2] [--budget-ms 300] [--decisions 100]
-                                       [--phom-particles]
 
 Plays seeded games with the strong AI at every seat and times each searched decision (one
 with several candidates) on the wall clock: p50, p99 and the largest, the overshoot past the
@@ -20,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.games import REGISTRY, phom_sample  # noqa: E402
+from bot.games import REGISTRY  # noqa: E402
 from bot.games.strong_ai import search  # noqa: E402
 
 
@@ -35,10 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--budget-ms", type=float, default=300)
     parser.add_argument("--decisions", type=int, default=100, help="searched decisions to time")
-    parser.add_argument("--phom-particles", action="store_true",
-                        help="Phỏm: worlds from the particles over the whole history")
     args = parser.parse_args(argv)
-    phom_sample.HISTORY = args.phom_particles
     times: list[float] = []
     worlds: list[int] = []
     cpus: list[float] = []  # CPU time: on a loaded machine the wall clock also counts waiting for a core

@@ -2,15 +2,14 @@
 deals, its worlds dealt from the REAL hidden hands (only the stock's order shuffled).
 
     python -m benchmarks.strong_oracle --game phom --games 200 [--seed 11] [--iterations 16]
-                                       [--mode round] [--sampler] [--phom-particles]
+                                       [--mode round] [--sampler]
 
 The same games as ``python -m benchmarks.arena --policies strong,normal --players 2`` with the
 same seed, so ``--sampler`` (the strong AI's own worlds, as at a table) gives the paired figure
 on the same deals. The strong AI never sees the state at a table: this is a measurement of
 how much of its possible strength its samplers leave (README, "The strong AI"), not a policy.
 Two seats, 16 worlds, seed 11: Phỏm 58.5 % with true hands against 48.2 % with its worlds
-(200 deals; 49.2 % with ``--phom-particles``, the particle worlds over the whole history), Chinchón rounds 67.5 %
-against 51.5 % (80 and 100 deals), Chắn 51.0 % (100).
+(200 deals), Chinchón rounds 67.5 % against 51.5 % (80 and 100 deals), Chắn 51.0 % (100).
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.games import arena, phom_sample, strong_ai  # noqa: E402
+from bot.games import arena, strong_ai  # noqa: E402
 from benchmarks.strong_probe import true_hands_sampler  # noqa: E402
 
 
@@ -34,10 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=16)
     parser.add_argument("--mode", default="game", choices=["game", "round"])
     parser.add_argument("--sampler", action="store_true", help="the strong AI's own worlds (the paired figure)")
-    parser.add_argument("--phom-particles", action="store_true",
-                        help="with --sampler, Phỏm's worlds from the particles over the whole history")
     args = parser.parse_args(argv)
-    phom_sample.HISTORY = args.phom_particles
     if not args.sampler:
         play_out = arena._play_out
 

@@ -20,8 +20,8 @@ positions are normal's. Phỏm, two seats, 100 deals take about a minute and a h
 
 ``--hidden`` (Phỏm) measures the worlds instead: at every position of games the normal AI
 plays, the share of the real hidden hands' cards (the other seats' cards but their eaten
-ones) that ``--iterations`` worlds put in the same hands, for uniform worlds, the rejection
-sampler (the default) and the particles over the history (``history=True``).
+ones) that ``--iterations`` worlds put in the same hands, for uniform worlds and the
+rejection sampler (the default).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def probe(game: str, seed: int, deals: range, iterations: int, *, players: int =
 def hidden_share(seed: int, deals: range, worlds: int, *, players: int = 2) -> dict[str, float]:
     """Phỏm: the share of the real hidden cards the worlds put in the right hands, by sampler."""
     from bot.games.phom_sample import determinize
-    variants = {"uniform": {"infer": False}, "rejection": {"history": False}, "particles": {"history": True}}
+    variants = {"uniform": {"infer": False}, "rejection": {}}
     normal = strong_ai.normal_choose("phom")
     found = dict.fromkeys(variants, 0)
     total = 0

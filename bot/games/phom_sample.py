@@ -21,16 +21,6 @@ another is drawn (at most ``DRAWS``; the one with the fewest is kept):
   next seat may eat a discard: every card left in the row before it was offered to it, and
   the normal AI eats whenever an eat lowers its points) or threw away counts one each.
 
-With ``history=True`` (``HISTORY``) the hidden hands are instead those of a particle drawn by
-weight from ``phom_particles.population(view)``: a particle filter that deals the other hands
-and carries them through every public move of the view's ``history``, weighing each move of
-another seat by whether the normal AI would have made it from the hand it held then (see that
-module); a particle breaking what the view tells (an eaten card out of a phỏm, an ù) is drawn
-again (``PICKS``), then the rejection sampler is used. Off: its worlds hold hardly more of the
-real hands (25.7 % against 25.4 % at two seats) and the strong AI plays no stronger in them
-(49.2 % against 48.8 % on the oracle's deals, 47.8 % against 50.7 % on seed 21's: README,
-"The strong AI").
-
 The real hands fit the first rule always and the second seldom (they may have drawn the
 partners since): ``tests/engine/test_phom_inference.py``. At two seats the worlds then hold
 28 % of the real hidden hand's cards instead of 26 %, and say the next seat can eat a given
@@ -56,7 +46,7 @@ from .phom import PhomState
 from .phom_ai import discard_order
 from .phom_melds import eat_partners, feasible, hand_is_u, locked_cards
 from .base import Transfer
-from . import phom_particles
+from . import phom_history
 
 _TRIES = 50  # re-deals before giving up on the hidden hands' phỏm constraints
 #: a deal contradicting the other seats' public choices ``k`` times is kept with probability
@@ -259,49 +249,16 @@ def _rejection(view: dict[str, Any], rng: random.Random, pool: list[str], eaten:
     return best
 
 
-#: worlds from the particles over the whole public history (``phom_particles``) by default:
-#: off, as the strong AI plays no stronger in them (see the module's docstring)
-HISTORY = False
-#: the particles drawn for one world before the rejection sampler is used instead (a particle
-#: whose hands break what the view tells: an eaten card out of a phỏm, an ù)
-PICKS = 4
-
-
-def _from_particles(view: dict[str, Any], rng: random.Random, eaten: dict[int, set[str]]
-                    ) -> dict[int, set[str]] | None:
-    """The hidden hands (and the stock, at -1) of a particle drawn by weight from the
-    population the view's whole history leaves (``phom_particles``), or None."""
-    pop = phom_particles.population(view)
-    if pop is None:
-        return None
-    me = view["seat"]
-    for _ in range(PICKS):
-        p = pop.draw(rng)
-        if all(p.ue[s] == eaten[s] and (not eaten[s] or feasible(p.hands[s], eaten[s]))
-               and not hand_is_u(p.hands[s], eaten[s]) for s in p.hands if s != me):
-            hands = {s: set(h) for s, h in p.hands.items()}
-            hands[-1] = set(p.free)
-            return hands
-    return None
-
-
-def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True,
-                history: bool | None = None) -> PhomState:
-    """A Phỏm state whose ``view(view["seat"])`` is ``view``, the unseen cards dealt from
-    the particles the public history leaves (``history``, default ``HISTORY``:
-    ``phom_particles``), else at random, the deals that fit the other seats' public choices
-    the likelier (``infer``; see ``contradictions``): a deal is kept with probability
-    ``FIT ** contradictions``, else another is drawn, and after ``DRAWS`` the one with the
-    fewest is kept."""
-    if history is None:
-        history = HISTORY
+def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True) -> PhomState:
+    """A Phỏm state whose ``view(view["seat"])`` is ``view``, the unseen cards dealt at random,
+    the deals that fit the other seats' public choices the likelier (``infer``; see
+    ``contradictions``): a deal is kept with probability ``FIT ** contradictions``, else
+    another is drawn, and after ``DRAWS`` the one with the fewest is kept."""
     me = view["seat"]
     n = view["num_players"]
     pool = unseen_cards(view)
     eaten = {s: _unshown_eaten(view, s) for s in range(n)}
-    hands = _from_particles(view, rng, eaten) if infer and history else None
-    if hands is None:
-        hands = _rejection(view, rng, pool, eaten, infer)
+    hands = _rejection(view, rng, pool, eaten, infer)
     if hands is None:  # keep the sizes at least: a rollout then plays on a looser world
         hands = _deal_hidden(view, rng, pool, eaten, strict=False)
     stock = sorted(hands.pop(-1), key=sort_key)
@@ -339,7 +296,7 @@ def _record(state: PhomState, view: dict[str, Any]) -> None:
     """The world's actions, eat payments, last discards and last-round eats: as played, from
     the view's history; estimated without one (see the module's docstring)."""
     n = view["num_players"]
-    table = phom_particles.public(view)
+    table = phom_history.public(view)
     if table is not None:
         state.actions = [list(move) for move in view["history"]]
         state.transfers = list(table.transfers)
@@ -355,5 +312,4 @@ def _record(state: PhomState, view: dict[str, Any]) -> None:
     state.last_round_victims = []
 
 
-__all__ = ["FIT", "HISTORY", "contradictions", "determinize", "evidence", "last_discard", "threw_as_normal",
-           "unseen_cards"]
+__all__ = ["FIT", "contradictions", "determinize", "evidence", "last_discard", "threw_as_normal", "unseen_cards"]

@@ -4,9 +4,7 @@
 the seat before this one threw its last discard as the normal AI would have from the hand
 it holds in the world and that card; a seat does not hold two cards making a phỏm with a
 card it declined or threw away. These tests check that each rule reads the view rightly
-(the real hand always fits it) and that worlds contradicting it are made rare, in the
-rejection sampler (``history=False``: what a view without a history, or a history the
-particle filter cannot carry, gets; the particles are ``tests/engine/test_phom_particles.py``'s).
+(the real hand always fits it) and that worlds contradicting it are made rare.
 """
 
 from __future__ import annotations
@@ -89,7 +87,7 @@ def test_worlds_fit_the_last_discard_and_the_declined_cards():
             last = last_discard(view)
             if last is None or view["draws"] < 2:
                 continue
-            world = determinize(view, random.Random(k), infer=infer, history=False)
+            world = determinize(view, random.Random(k), infer=infer)
             s, card, then = last
             hands = {x: set(world.hands[x]) for x in range(2)}
             eaten = {x: set(world.unshown_eaten[x]) for x in range(2)}
@@ -114,5 +112,5 @@ def test_a_world_is_kept_with_probability_fit_to_the_power_of_its_contradictions
     for fit, expected in ((0.0, phom_sample.DRAWS), (1.0, 1)):
         calls.clear()
         monkeypatch.setattr(phom_sample, "FIT", fit)
-        determinize(view, random.Random(1), history=False)
+        determinize(view, random.Random(1))
         assert len(calls) == expected

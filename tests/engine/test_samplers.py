@@ -93,16 +93,12 @@ class Case:
     games: int = 6  # seeded games (seat counts 2..max in turn)
     every: int = 1  # the positions checked: one action in this many (long games)
     rounds: Callable[[Any], Any] = lambda state: getattr(state, "round", 1)  # the round a rollout ends
-    sample: dict[str, Any] = field(default_factory=dict)  # options of ``determinize``
 
 
 #: the games whose determinizer is tested: add a game here when its ``<game>_sample`` lands
 SAMPLERS: dict[str, Case] = {
     "phom": Case(_phom_cards, _phom_check),
     "phom+send": Case(_phom_cards, _phom_check, options={"send": True}),  # gửi: cards sent onto phỏm
-    # the particles over the whole public history (``phom_particles``; off by default)
-    "phom+particles": Case(_phom_cards, _phom_check, options={"send": True}, games=4, every=3,
-                           sample={"history": True}),
     "chinchon": Case(_chinchon_cards, _chinchon_check, games=4, every=6),
     "concan": Case(_concan_cards, _concan_check, options={"rounds": 2}, games=4, every=4),
 }
@@ -155,13 +151,13 @@ def test_a_determinized_state_shows_the_seat_the_same_view(key):
         view = state.view(seat)
         before = copy.deepcopy(view)
         seed = rng.randrange(2**32)
-        other = determinize(view, random.Random(seed), **case.sample)
+        other = determinize(view, random.Random(seed))
         assert view == before, "determinize changed the view"
         assert other.view(seat) == view, (game, seat, state.actions[-3:])
         assert other.legal_actions(seat) == state.legal_actions(seat)
         assert case.cards(other) == case.cards(state), "cards lost or doubled"
         case.check(other, seat)
-        again = determinize(json.loads(json.dumps(view)), random.Random(seed), **case.sample)
+        again = determinize(json.loads(json.dumps(view)), random.Random(seed))
         assert again.view(seat) == view and case.cards(again) == case.cards(other)
         assert [again.view(s) for s in range(state.num_players)] == [other.view(s) for s in range(state.num_players)]
         positions += 1
