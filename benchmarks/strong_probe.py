@@ -2,6 +2,7 @@
 
     python -m benchmarks.strong_probe --game phom --games 100 [--seed 8] [--iterations 16]
                                       [--phases discard,draw,show] [--true-hands]
+    python -m benchmarks.strong_probe --game phom --games 20 --hidden [--players 2]
 
 Plays ``--games`` deals with the normal AI at every seat. At each decision with more than
 one candidate it runs the strong AI's search from the view (``--iterations`` worlds), and
@@ -16,6 +17,11 @@ order re-dealt): what a perfect world model would make of the same search.
 
 Not the arena's figure (the strong AI's later moves also change the game there); the
 positions are normal's. Phỏm, two seats, 100 deals take about a minute and a half.
+
+``--hidden`` (Phỏm) measures the worlds instead: at every position of games the normal AI
+plays, the share of the real hidden hands' cards (the other seats' cards but their eaten
+ones) that ``--iterations`` worlds put in the same hands, for uniform worlds and the
+rejection sampler (the default).
 """
 
 from __future__ import annotations
@@ -84,6 +90,28 @@ def probe(game: str, seed: int, deals: range, iterations: int, *, players: int =
     return rows
 
 
+def hidden_share(seed: int, deals: range, worlds: int, *, players: int = 2) -> dict[str, float]:
+    """Phỏm: the share of the real hidden cards the worlds put in the right hands, by sampler."""
+    from bot.games.phom_sample import determinize
+    variants = {"uniform": {"infer": False}, "rejection": {}}
+    normal = strong_ai.normal_choose("phom")
+    found = dict.fromkeys(variants, 0)
+    total = 0
+    for deal in deals:
+        state = REGISTRY["phom"].new(players, seed=deal_seed(seed, deal), options={})
+        while not state.is_over:
+            seat = state.to_act[0]
+            view = state.view(seat)
+            real = {s: state.hands[s] - state.unshown_eaten[s] for s in range(players) if s != seat}
+            total += worlds * sum(len(h) for h in real.values())
+            for name, options in variants.items():
+                for k in range(worlds):
+                    world = determinize(view, random.Random(f"{deal}:{len(state.actions)}:{k}"), **options)
+                    found[name] += sum(len(world.hands[s] & h) for s, h in real.items())
+            state.apply(seat, normal(view))
+    return {name: count / total for name, count in found.items()}
+
+
 def _mean_se(values: list[float]) -> tuple[float, float]:
     n = len(values)
     mean = sum(values) / n
@@ -100,7 +128,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--phases", default="draw,show,discard")
     parser.add_argument("--true-hands", action="store_true")
+    parser.add_argument("--hidden", action="store_true", help="Phỏm: the real hidden cards in the worlds")
     args = parser.parse_args(argv)
+    if args.hidden:
+        shares = hidden_share(args.seed, range(args.games), args.iterations, players=args.players)
+        print(f"phom, {args.players} seats, {args.games} deals (seed {args.seed}), {args.iterations} worlds a "
+              "position: the real hidden cards in the same hand, " + ", ".join(
+                  f"{name} {100 * share:.1f} %" for name, share in shares.items()))
+        return
     rows = probe(args.game, args.seed, range(args.games), args.iterations, players=args.players,
                  phases=tuple(args.phases.split(",")), true_hands=args.true_hands)
     bins: dict[tuple[str, int], list[float]] = defaultdict(list)

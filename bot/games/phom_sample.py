@@ -27,14 +27,12 @@ partners since): ``tests/engine/test_phom_inference.py``. At two seats the world
 discard 15 % of the time instead of 13 % (really: 19 %); the strong AI does not play
 measurably better for it (README, "The strong AI").
 
-Not in the view, so estimated (the state's ``view(seat)`` is still the same):
-
-- the record (``deck``, ``actions``): a determinized state is not a real game's record;
-- each seat's last discard (the tie-break of equal points at the end) is ordered by turn:
-  the seat before the current one discarded last;
-- past eat payments count one unit each (an ăn chốt pays 4: its timing is not in the view),
-  and no last-round eat is known for an ù đền of the last round (the same for every move the
-  search compares, so it does not change which move is better).
+The record: ``actions`` is the view's history (an eat names the card eaten, not the hand
+cards), and from it each seat's last discard (the tie-break of equal points at the end),
+the eat payments (an ăn chốt pays 4) and the last-round eats (ù đền) are exact; ``deck`` is
+not the real deal. Without a history (an older view) they are estimated: the seat before the
+current one discarded last, each eat paid one unit, no last-round eat known (the same for
+every move the search compares, so it does not change which move is better).
 """
 
 from __future__ import annotations
@@ -48,6 +46,7 @@ from .phom import PhomState
 from .phom_ai import discard_order
 from .phom_melds import eat_partners, feasible, hand_is_u, locked_cards
 from .base import Transfer
+from . import phom_history
 
 _TRIES = 50  # re-deals before giving up on the hidden hands' phỏm constraints
 #: a deal contradicting the other seats' public choices ``k`` times is kept with probability
@@ -227,6 +226,29 @@ def _deal(view: dict[str, Any], rng: random.Random, pool: list[str], eaten: dict
     return None
 
 
+def _rejection(view: dict[str, Any], rng: random.Random, pool: list[str], eaten: dict[int, set[str]],
+               infer: bool) -> dict[int, set[str]] | None:
+    """The hidden hands (and the stock, at -1) of a deal kept with probability
+    ``FIT ** contradictions`` (``infer``), else of the first deal; None if the eaten cards'
+    phỏm could not be dealt."""
+    hands = _deal(view, rng, pool, eaten)
+    if hands is None or not infer:
+        return hands
+    misfit = _misfit(view, eaten)
+    best, fewest = hands, math.inf
+    for k in range(DRAWS):
+        if k:
+            hands = _deal(view, rng, pool, eaten, REDEAL_TRIES)
+            if hands is None:  # the eaten cards' phỏm are hard to deal: no time for more
+                break
+        count = misfit(hands)
+        if count < fewest:
+            best, fewest = hands, count
+        if count == 0 or rng.random() < FIT ** count:
+            return hands
+    return best
+
+
 def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True) -> PhomState:
     """A Phỏm state whose ``view(view["seat"])`` is ``view``, the unseen cards dealt at random,
     the deals that fit the other seats' public choices the likelier (``infer``; see
@@ -236,22 +258,7 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
     n = view["num_players"]
     pool = unseen_cards(view)
     eaten = {s: _unshown_eaten(view, s) for s in range(n)}
-    hands = _deal(view, rng, pool, eaten)
-    if hands is not None and infer:
-        misfit = _misfit(view, eaten)
-        best, fewest = hands, math.inf
-        for k in range(DRAWS):
-            if k:
-                hands = _deal(view, rng, pool, eaten, REDEAL_TRIES)
-                if hands is None:  # the eaten cards' phỏm are hard to deal: no time for more
-                    break
-            count = misfit(hands)
-            if count < fewest:
-                best, fewest = hands, count
-            if count == 0 or rng.random() < FIT ** count:
-                best = hands
-                break
-        hands = best
+    hands = _rejection(view, rng, pool, eaten, infer)
     if hands is None:  # keep the sizes at least: a rollout then plays on a looser world
         hands = _deal_hidden(view, rng, pool, eaten, strict=False)
     stock = sorted(hands.pop(-1), key=sort_key)
@@ -278,16 +285,31 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
     if state.drawn is None and state.phase in ("show", "discard") and state.current != me:
         state.drawn = next(iter(sorted(state.hands[state.current], key=sort_key)), None)
     state.active = view["active"]
+    state._outcome = None
+    state._hands_at_end = None
+    state._notes_u = ""
+    _record(state, view)
+    return state
+
+
+def _record(state: PhomState, view: dict[str, Any]) -> None:
+    """The world's actions, eat payments, last discards and last-round eats: as played, from
+    the view's history; estimated without one (see the module's docstring)."""
+    n = view["num_players"]
+    table = phom_history.public(view)
+    if table is not None:
+        state.actions = [list(move) for move in view["history"]]
+        state.transfers = list(table.transfers)
+        state.last_discard = list(table.last_discard)
+        state.eat_counts = dict(table.eat_counts)
+        state.last_round_victims = list(table.last_round_victims)
+        return
     state.actions = []
     state.transfers = [Transfer((s - 1) % n, s, 1, "eat") for s in range(n) for _ in view["eaten"][s]]
     # the seat before the current one discarded last, the current one n turns ago
     state.last_discard = [-(((state.current - s - 1) % n) + 1) for s in range(n)]
     state.eat_counts = {(s, (s - 1) % n): len(view["eaten"][s]) for s in range(n) if view["eaten"][s]}
     state.last_round_victims = []
-    state._outcome = None
-    state._hands_at_end = None
-    state._notes_u = ""
-    return state
 
 
 __all__ = ["FIT", "contradictions", "determinize", "evidence", "last_discard", "threw_as_normal", "unseen_cards"]
