@@ -276,6 +276,7 @@ class PlayFlow(ShowFlow):
                 await asyncio.sleep(due - now())
                 continue
             try:
+                searched = await self._search_timeout_move(table)
                 async with table.lock:
                     due = self._clock_due(table)
                     if due is None or due > now():
@@ -283,7 +284,7 @@ class PlayFlow(ShowFlow):
                     if self._between_rounds(table) and not self._deciding(table):
                         await self._next_round(table)
                     else:
-                        await self._time_out(table)
+                        await self._time_out(table, searched)
                 failures = 0
             except LeaseLost:
                 break  # another process drives the table now (this one stopped driving it)
@@ -295,10 +296,28 @@ class PlayFlow(ShowFlow):
         if table.clock is asyncio.current_task():
             table.clock = None
 
-    async def _time_out(self, table: Table) -> None:
+    async def _search_timeout_move(self, table: Table) -> tuple[int, int, str] | None:
+        """At a strong table, the search for the move of a person whose time ran out, run
+        before the clock takes the table's lock (a search takes up to its budget: the table's
+        clicks go on meanwhile): (version, seat, move), or None (another level, nothing to
+        time out, a decision the game leaves to the person)."""
+        state = table.state
+        if level_of(table.options) != "strong" or self._clock_due(table) is None or \
+                self._between_rounds(table) or not state.to_act:
+            return None
+        seat, version = state.to_act[0], table.version
+        view = state.view(seat)
+        if self.ui_of(table).person_action(view) is not None:
+            return None
+        move = await self.thinking.result(self.thinking.start(
+            table.game, seat, version, view, pause=0.0, seed=move_seed(table.id, table.game_no, version)))
+        return version, seat, move
+
+    async def _time_out(self, table: Table, searched: tuple[int, int, str] | None = None) -> None:
         """The person to act ran out of time: the game's timeout move is played for him
-        (caller holds the lock); timeouts in a row mark him away. Nothing changes unless the
-        move is saved."""
+        (caller holds the lock): ``searched`` when it was searched for this very position
+        (:meth:`_search_timeout_move`), else chosen now; timeouts in a row mark him away.
+        Nothing changes unless the move is saved."""
         seat = table.state.to_act[0]
         timeouts = table.timeouts.get(seat, 0) + 1
         name = table.names()[seat]
@@ -309,7 +328,9 @@ class PlayFlow(ShowFlow):
             await self._save_table(table, seats=seats)
         table.timeouts[seat] = timeouts
         try:
-            await self._apply(table, seat, await self._auto_action(table, seat), timed_out=True)
+            fresh = searched is not None and searched[:2] == (table.version, seat)
+            move = searched[2] if fresh else await self._auto_action(table, seat)
+            await self._apply(table, seat, move, timed_out=True)
         except BaseException:
             table.timeouts[seat] = timeouts - 1
             raise

@@ -104,6 +104,28 @@ async def test_a_person_who_is_away_is_played_at_the_tables_level(simcord_env, s
     assert {seat for _level, seat in spy} == {0, 1}, "the AI seat and Lan's, both easy"
 
 
+async def test_a_timeout_move_at_a_strong_table_is_searched_outside_the_tables_lock(simcord_env, monkeypatch):
+    """Lan's time runs out at a strong table: the AI's search for her move (up to its budget)
+    runs while the table's lock is free, so the table's other clicks are not held up by it (it
+    ran inside the lock); the move searched is the one played."""
+    env = simcord_env
+    monkeypatch.setattr(thinking, "process_pool", lambda workers: concurrent.futures.ThreadPoolExecutor(workers))
+    held = []  # (seat, the table's lock held while its search ran)
+
+    def search(game, view, **kwargs):
+        table = next(iter(env.bot.tables.tables.values()))
+        held.append((view["seat"], table.lock.locked()))
+        return thinking.normal(game, view)
+
+    monkeypatch.setattr(strong_ai, "choose", search)
+    players = await start_table(env, "phom", 1, 1, seed=11, level="strong")
+    await let_the_clock_play(players, turns=40)
+    lans = [locked for seat, locked in held if seat == 0]
+    assert lans, "Lan timed out: her moves were searched"
+    assert not any(lans), f"{sum(lans)} of {len(lans)} of Lan's searches ran inside the table's lock"
+    assert {seat for seat, _locked in held} == {0, 1}
+
+
 async def test_a_game_restored_after_a_restart_plays_on_at_the_same_level(simcord_env, bot_factory, spy):
     env = simcord_env
     patient = {"away_after_timeouts": 1000}
