@@ -298,21 +298,29 @@ class PhomState(GameOfOnePack):
         if not feasible(new_hand, new_ue):
             e = culprit(new_hand, new_ue, prefer_last=active)
             raise IllegalAction(_("That would leave eaten card {card} outside a phỏm.").format(card=e))
-        victim = (seat - 1) % self.num_players
-        if self.discards[victim] and self.discards[victim][-1] == active:
-            self.discards[victim].pop()
         hand.add(active)
         ue.add(active)
-        self.eaten[seat].append(active)
+        last = self.settle_eat(seat, active)
+        self.active = None
+        self.drawn = None
+        self.actions.append([seat, "eat " + " ".join(canon)])
+        return self._after_gain(seat, [Event(seat, "eat", (active,), "ăn chốt" if last else "")])
+
+    def settle_eat(self, seat: int, card: str) -> bool:
+        """The public side of ``seat`` eating ``card``, the discard of the seat before it: the
+        card leaves that seat's row for the eater's eaten cards, and is paid for (in the last
+        round an ăn chốt, 4 units). Whether it was an ăn chốt. (``phom_history`` replays eats
+        with it.)"""
+        victim = (seat - 1) % self.num_players
+        if self.discards[victim] and self.discards[victim][-1] == card:
+            self.discards[victim].pop()
+        self.eaten[seat].append(card)
         last = self.turn_last
         self.transfers.append(Transfer(victim, seat, 4 if last else 1, "ăn chốt" if last else EAT))
         self.eat_counts[(seat, victim)] = self.eat_counts.get((seat, victim), 0) + 1
         if last:
             self.last_round_victims.append(victim)
-        self.active = None
-        self.drawn = None
-        self.actions.append([seat, "eat " + " ".join(canon)])
-        return self._after_gain(seat, [Event(seat, "eat", (active,), "ăn chốt" if last else "")])
+        return last
 
     def _show(self, seat: int, rest: str) -> list[Event]:
         if self.phase != "show":

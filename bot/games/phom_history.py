@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Transfer
-from .phom import EAT, PhomState
+from .phom import PhomState
 from .phom_melds import canon_meld, meld_key
 
 
@@ -46,15 +45,7 @@ def _advance(st: PhomState, i: int, seat: int, text: str) -> None:
         if verb == "draw":
             st.draws += 1
         else:
-            victim = (seat - 1) % n
-            if st.discards[victim] and st.discards[victim][-1] == rest:
-                st.discards[victim].pop()
-            st.eaten[seat].append(rest)
-            last = st.turn_last
-            st.transfers.append(Transfer(victim, seat, 4 if last else 1, "ăn chốt" if last else EAT))
-            st.eat_counts[(seat, victim)] = st.eat_counts.get((seat, victim), 0) + 1
-            if last:
-                st.last_round_victims.append(victim)
+            st.settle_eat(seat, rest)
         st.active = None
         st.phase = "show" if st.turn_last else "discard"
     elif verb == "show":
