@@ -107,7 +107,8 @@ async def test_a_person_who_is_away_is_played_at_the_tables_level(simcord_env, s
 async def test_a_timeout_move_at_a_strong_table_is_searched_outside_the_tables_lock(simcord_env, monkeypatch):
     """Lan's time runs out at a strong table: the AI's search for her move (up to its budget)
     runs while the table's lock is free, so the table's other clicks are not held up by it (it
-    ran inside the lock); the move searched is the one played."""
+    ran inside the lock); the move searched is the one played (else it would be searched again,
+    inside the lock)."""
     env = simcord_env
     monkeypatch.setattr(thinking, "process_pool", lambda workers: concurrent.futures.ThreadPoolExecutor(workers))
     held = []  # (seat, the table's lock held while its search ran)
