@@ -30,9 +30,10 @@ measurably better for it (README, "The strong AI").
 The record: ``actions`` is the view's history (an eat names the card eaten, not the hand
 cards), and from it each seat's last discard (the tie-break of equal points at the end),
 the eat payments (an ăn chốt pays 4) and the last-round eats (ù đền) are exact; ``deck`` is
-not the real deal. Without a history (an older view) they are estimated: the seat before the
-current one discarded last, each eat paid one unit, no last-round eat known (the same for
-every move the search compares, so it does not change which move is better).
+not the real deal. Should the history not replay to the view's table (``phom_history.public``
+gives None: never in the tests), they are estimated instead: the seat before the current one
+discarded last, each eat paid one unit, no last-round eat known (the same for every move the
+search compares, so it does not change which move is better).
 """
 
 from __future__ import annotations
@@ -294,7 +295,7 @@ def determinize(view: dict[str, Any], rng: random.Random, *, infer: bool = True)
 
 def _record(state: PhomState, view: dict[str, Any]) -> None:
     """The world's actions, eat payments, last discards and last-round eats: as played, from
-    the view's history; estimated without one (see the module's docstring)."""
+    the view's history; estimated when it does not replay (see the module's docstring)."""
     n = view["num_players"]
     table = phom_history.public(view)
     if table is not None:
