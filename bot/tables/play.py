@@ -309,8 +309,7 @@ class PlayFlow(ShowFlow):
         view = state.view(seat)
         if self.ui_of(table).person_action(view) is not None:
             return None
-        move = await self.thinking.result(self.thinking.start(
-            table.game, seat, version, view, pause=0.0, seed=move_seed(table.id, table.game_no, version)))
+        move = await self.thinking.result(self._search(table, seat, version, view, pause=0.0))
         return version, seat, move
 
     async def _time_out(self, table: Table, searched: tuple[int, int, str] | None = None) -> None:
@@ -392,6 +391,11 @@ class PlayFlow(ShowFlow):
         view = state.view(seat)
         if not table.seats[seat].is_ai and self.ui_of(table).person_action(view) is not None:
             return None
+        return self._search(table, seat, version, view, pause=pause)
+
+    def _search(self, table: Table, seat: int, version: int, view: dict, *, pause: float) -> Thought:
+        """The strong AI's search for ``seat``'s move at ``version``, seeded by the table's, game's
+        and move's numbers: a restart searches the same position the same way."""
         return self.thinking.start(table.game, seat, version, view, pause=pause,
                                    seed=move_seed(table.id, table.game_no, version))
 
@@ -406,9 +410,7 @@ class PlayFlow(ShowFlow):
                 return forced
         level = level_of(table.options)
         if level == "strong":  # no search was under way: one now (off the loop all the same)
-            return await self.thinking.result(self.thinking.start(
-                table.game, seat, table.version, view, pause=0.0,
-                seed=move_seed(table.id, table.game_no, table.version)))
+            return await self.thinking.result(self._search(table, seat, table.version, view, pause=0.0))
         return quick_choice(table.game, level, view)
 
     def _ai_move_imminent(self, table: Table) -> bool:
