@@ -44,7 +44,7 @@ async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entrie
     at = now_iso()
     async with db.transaction():
         if lease is not None:
-            await db.check_lease(lease)
+            await db.leases.check(lease)
         # The settlement's row is the claim: of two settlements of one game racing (two
         # processes, or a retry), the unique game_id lets one insert and the other insert
         # nothing (it waits for the first to commit or roll back), never both.

@@ -199,7 +199,7 @@ class ProcessesChaos(Chaos):
         take = leases.take
 
         async def taking(table_id: int) -> bool:
-            before = await leases.db.lease_of(table_id)
+            before = await leases.db.leases.of(table_id)
             taken = await take(table_id)
             if taken:
                 self.takes.append(Take(next(self.seq), self.now(), name, table_id,

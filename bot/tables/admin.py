@@ -134,7 +134,7 @@ class AdminFlow(ShowFlow):
             with self._fenced(table):
                 async with self.db.transaction():
                     if self.leases.enabled:
-                        await self.db.check_lease(self.leases.lease(table.id))
+                        await self.db.leases.check(self.leases.lease(table.id))
                     voided = playing and await self.db.void_game(table.game_id, table.guild_id, admin.id)
                     await self.db.update_table(table.id, status="cancelled", turn_deadline=None, pause_until=None,
                                                closed_by=admin.id)
@@ -215,7 +215,7 @@ class AdminFlow(ShowFlow):
         with self._fenced(table):
             async with self.db.transaction():
                 if self.leases.enabled:
-                    await self.db.check_lease(self.leases.lease(table.id))
+                    await self.db.leases.check(self.leases.lease(table.id))
                 await self.db.update_table(table.id, seats=[s.to_json() for s in seats], status=status, host_id=host,
                                            **({"closed_by": admin_id} if status == "cancelled" else {}))
                 await self.db.log_admin_action(table.guild_id, admin_id, "remove", table_id=table.id,
@@ -244,7 +244,7 @@ class AdminFlow(ShowFlow):
         with self._fenced(table):
             async with self.db.transaction():
                 if self.leases.enabled:
-                    await self.db.check_lease(self.leases.lease(table.id))
+                    await self.db.leases.check(self.leases.lease(table.id))
                 await self.db.update_table(table.id, seats=seats, timeouts=timeouts)
                 await self.db.set_game_seats(table.game_id, seats)
                 await self.db.log_admin_action(table.guild_id, admin_id, "remove", table_id=table.id,

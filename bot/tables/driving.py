@@ -116,7 +116,7 @@ class DriveFlow(ShowFlow):
                  self.config.lease_seconds)
 
     async def _listen(self) -> None:
-        self._listener = await self.db.listen(self._heard)
+        self._listener = await self.db.clicks.listen(self._heard)
 
     async def _keep(self) -> None:
         """One beat: renew every lease (stop driving what was lost), listen again if the
@@ -133,8 +133,8 @@ class DriveFlow(ShowFlow):
                 self._scanning = self._spawn(self._adopt_orphans(), "adopt-orphans")
             await self._apply_waiting_clicks(list(self.tables))
             if random.random() < 0.05:  # now and then: what nobody will ever need again
-                await self.db.forget_clicks(ROUTED_CLICK_SECONDS)
-                await self.db.forget_leases(REMATCH_WINDOW.total_seconds())
+                await self.db.clicks.forget(ROUTED_CLICK_SECONDS)
+                await self.db.leases.forget(REMATCH_WINDOW.total_seconds())
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -179,7 +179,7 @@ class DriveFlow(ShowFlow):
         except Exception:
             log.exception("table %s: adopting it failed; another process may", table_id)
             self.leases.forget(table_id)
-            await self.db.release_leases(self.leases.holder, {table_id: epoch})
+            await self.db.leases.release(self.leases.holder, {table_id: epoch})
             return None
         self.leases.adopted += 1
         log.warning("table %s (%s, %s) adopted by %s at epoch %s, move %s", table_id, table.game, table.status,
@@ -210,7 +210,7 @@ class DriveFlow(ShowFlow):
         """A click on a table this process does not drive: ROUTED if it went to the table's
         driver; the table if nobody drove it (this process adopted it); None if it is closed."""
         for _attempt in range(3):
-            lease = await self.db.lease_of(table_id)
+            lease = await self.db.leases.of(table_id)
             if lease is not None and lease["live"] and lease["holder"] != self.leases.holder:
                 await self._route(interaction, table_id, lease["holder"])
                 return ROUTED
@@ -230,7 +230,7 @@ class DriveFlow(ShowFlow):
         (it stalled here unnoticed; the click is routed to the new driver, never answered here)."""
         try:
             with self._fenced(table):
-                first = await self.db.record_click(interaction.id, self.leases.lease(table.id))
+                first = await self.db.clicks.record(interaction.id, self.leases.lease(table.id))
         except LeaseLost:
             log.info("table %s: click %s came after the table moved to another process", table.id, interaction.id)
             found = await self.find_driver(interaction, table.id)
@@ -255,7 +255,7 @@ class DriveFlow(ShowFlow):
         self._routed[interaction.id] = answered
         try:
             try:
-                if not await self.db.route_click(interaction.id, table_id, self.leases.holder,
+                if not await self.db.clicks.route(interaction.id, table_id, self.leases.holder,
                                                  json.dumps(payload), holder):
                     return  # routed before (never twice)
             except Exception:
@@ -284,7 +284,7 @@ class DriveFlow(ShowFlow):
                 self._spawn(self._apply_routed(message["id"], table.id), f"routed-{message['id']}", table)
 
     async def _apply_waiting_clicks(self, table_ids: list[int]) -> None:
-        for row in await self.db.waiting_clicks(table_ids, ROUTED_CLICK_SECONDS):
+        for row in await self.db.clicks.waiting(table_ids, ROUTED_CLICK_SECONDS):
             if row["table_id"] in self.tables:
                 await self._apply_routed(row["interaction_id"], row["table_id"])
 
@@ -293,7 +293,7 @@ class DriveFlow(ShowFlow):
         lease = self.leases.lease(table_id)
         if lease is None or table_id not in self.tables:
             return
-        row = await self.db.claim_click(interaction_id, lease)
+        row = await self.db.clicks.claim(interaction_id, lease)
         if row is None:
             return  # applied already, or the table is no longer this process's
         data = json.loads(row["payload"])
@@ -307,7 +307,7 @@ class DriveFlow(ShowFlow):
             log.exception("table %s: applying routed click %s failed", table_id, interaction_id)
         finally:
             try:
-                await self.db.notify({"kind": "done", "to": row["sender"], "id": interaction_id})
+                await self.db.clicks.notify({"kind": "done", "to": row["sender"], "id": interaction_id})
             except Exception:
                 log.warning("telling %s that click %s was applied failed", row["sender"], interaction_id,
                             exc_info=True)

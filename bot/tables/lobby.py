@@ -271,7 +271,7 @@ class LobbyFlow(ShowFlow):
         with self._fenced(table):
             async with self.db.transaction():
                 if self.leases.enabled:
-                    await self.db.check_lease(self.leases.lease(table.id))
+                    await self.db.leases.check(self.leases.lease(table.id))
                 await self.db.finish_game(table.game_id, "aborted", None)
                 await self.db.update_table(table.id, status="cancelled", turn_deadline=None)
         table.status = "cancelled"
@@ -305,7 +305,7 @@ class LobbyFlow(ShowFlow):
         with self._fenced(table):
             async with self.db.transaction():
                 if self.leases.enabled:
-                    await self.db.check_lease(self.leases.lease(table.id))
+                    await self.db.leases.check(self.leases.lease(table.id))
                 game_id = await self.db.insert_game(
                     table_id=table.id, game_no=game_no, guild_id=table.guild_id, game=table.game,
                     seats=table.seats_json(), options=record["options"], decks=dealt, seed=record.get("seed"),

@@ -75,7 +75,7 @@ async def test_tables_spread_and_a_click_reaches_the_driver_once(simcord_env, bo
 
     # the same click heard twice is applied once
     for row in routed:
-        await a.db.notify({"kind": "click", "to": "b", "id": row["interaction_id"], "table": theirs.id})
+        await a.db.clicks.notify({"kind": "click", "to": "b", "id": row["interaction_id"], "table": theirs.id})
     await env.settle()
     assert theirs.version == 1 and await moves(a.db, theirs.game_id) == [0]
     assert theirs.arranged[0] is not arranged, "Auto-arrange was not toggled back by a second delivery"

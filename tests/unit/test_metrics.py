@@ -126,9 +126,12 @@ def test_the_dashboard_names_only_metrics_the_bot_exports():
 
 
 async def test_leases_not_renewed_in_time_are_counted_lost():
-    class Db:
-        async def renew_leases(self, holder, held, seconds):
+    class LeaseQueries:
+        async def renew(self, holder, held, seconds):
             return {1}, set()  # table 2's lease is gone
+
+    class Db:
+        leases = LeaseQueries()
 
     leases = Leases(Db(), enabled=True, holder="a", seconds=10)
     leases.epochs = {1: 5, 2: 5}
