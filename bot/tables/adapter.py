@@ -11,8 +11,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from bot.games.base import Event, Game, IllegalAction, Outcome, Phrase, tokens_for
+from bot.games.base import Event, Game, IllegalAction, Phrase, tokens_for
 from bot.i18n import N_, _, ngettext, number, pgettext
+from bot.ledger import Settlement
 
 
 @dataclass(frozen=True)
@@ -120,24 +121,6 @@ def points_to_total(results: Sequence[dict], index: int, seat: int) -> str:
 def finished_round_points(view: dict, seat: int) -> str:
     """:func:`round_points` of the round that ended (:func:`finished_round`)."""
     return round_points(view["round_results"], len(view["round_results"]) - 1, seat)
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """What a finished game paid, in chips, exactly as the ledger records it: ``chips`` is each
-    seat's net (by seat; gà included), ``stake`` the chips per stake unit, ``pot`` the chips a
-    match played for a pot had in it (None for other games)."""
-
-    stake: int
-    chips: tuple[int, ...]
-    pot: int | None = None
-
-    @classmethod
-    def of(cls, outcome: Outcome, *, stake: int, ga_stake: int = 0) -> "Settlement":
-        won = outcome.chips(stake)
-        ga = {r.seat: r.ga for r in outcome.results}
-        return cls(stake, tuple(won[seat] + ga.get(seat, 0) * ga_stake for seat in range(len(won))),
-                   None if outcome.pot is None else sum(outcome.pot) * stake)
 
 
 #: a row of a result picture: (label, grouped cards, caption), or with a fourth element, the

@@ -11,7 +11,6 @@ from bot import i18n, ledger
 from bot.db import LeaseLost
 from bot.i18n import _
 
-from . import messages
 from .core import ServiceCore, log
 from .model import Seat, Table
 from .retry import retry_delay
@@ -110,14 +109,8 @@ class EndFlow(ServiceCore):
         """Settle the table's game (``fenced``: only while this process drives the table)."""
         outcome = table.state.outcome()
         outcome.check_balanced()
-        chips = messages.settlement(table, outcome).chips  # what the result shows
-        winners = set(outcome.winners)
-        entries = [
-            ledger.Entry(seat=r.seat, user_id=table.seats[r.seat].user_id, name=table.seats[r.seat].name,
-                         chips=chips[r.seat], ga=r.ga, rank=r.rank, points=r.points,
-                         won=r.seat in winners, detail=r.notes, rounds=table.rounds_done() or None)
-            for r in outcome.results
-        ]
+        paid = ledger.settlement(outcome, stake=table.stake, ga_stake=table.ga_stake)  # what the result shows
+        entries = ledger.entries(outcome, paid, table.seats, rounds=table.rounds_done() or None)
         with self._fenced(table) if fenced else contextlib.nullcontext():
             await ledger.settle(self.db, game_id=table.game_id, guild_id=table.guild_id, game=table.game,
                                 entries=entries, outcome=table.state.view(None)["outcome"],

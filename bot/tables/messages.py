@@ -14,7 +14,9 @@ from rendering.table_picture import render_table_picture_async
 
 from bot.i18n import _, ngettext, number, pgettext
 
-from .adapter import GameUI, HandImage, Selection, SelectSpec, Settlement, chips
+from bot.ledger import Settlement
+
+from .adapter import GameUI, HandImage, Selection, SelectSpec, chips
 from .commands import AI_LEVEL, LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
@@ -343,20 +345,16 @@ def seat_selection(table: Table, ui: GameUI, view: dict, seat: int) -> Selection
     return cards
 
 
-def settlement(table: Table, outcome: Any) -> Settlement:
-    """What the game paid each seat in chips, as the ledger records it (gà at the table's ``ga_stake``)."""
-    return Settlement.of(outcome, stake=table.stake, ga_stake=int(table.options.get("ga_stake", 0)))
-
-
-def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
+def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str], paid: Settlement) -> discord.Embed:
     """The end of a game: summary (from the engine's phrases and the seats' names), ranking, payments;
-    every amount in chips, at the stake the game was played for."""
+    every amount in chips, at the stake the game was played for: each seat's chips as the ledger
+    records them (``paid``: :func:`bot.ledger.settlement`)."""
     ui = ui.at_stake(table.stake)
     embed = discord.Embed(title=_("{game} · table #{table} · game {number} — result").format(
         game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
     summary = ui.summary_text(outcome.summary, names)
     embed.description = summary or (_("Drawn game: no payments.") if outcome.is_draw else "")
-    won = settlement(table, outcome).chips
+    won = paid.chips
     lines = []
     for r in sorted(outcome.results, key=lambda r: (r.rank, r.seat)):
         parts = [f"**{r.rank}. {names[r.seat]}**"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot import i18n
+from bot import i18n, ledger
 from bot.i18n import _
 from rendering.table import render_rows_async
 
@@ -435,15 +435,15 @@ class ShowFlow(ServiceCore):
             outcome = state.outcome()
             names = played.names()
             with i18n.language(table.language):
-                embed = messages.result_embed(played, ui, outcome, names)
+                paid = ledger.settlement(outcome, stake=played.stake, ga_stake=played.ga_stake)  # as the ledger writes it
+                embed = messages.result_embed(played, ui, outcome, names, paid)
                 closed = table.closed is not None and table.game_id == game_id
                 if closed:  # an admin closed the table before the chips were recorded, or after
                     embed.description = f"🛑 **{messages.closed_note(table)}**\n\n{embed.description or ''}".strip()
                 elif game_id in self.unsettled:  # the chips shown are recorded later
                     embed.description = f"{embed.description}\n\n{unrecorded_note()}".strip()
                 controls = None if closed else messages.table_view(table, rematch=True)
-                rows = ui.result_rows(state.view(None), played.picture_names(),
-                                      messages.settlement(played, outcome))
+                rows = ui.result_rows(state.view(None), played.picture_names(), paid)
                 title = _("{game} · table #{table} · game {number} — result").format(
                     game=ui.game.title, table=table.id, number=played.game_no)
             return await _rows_draft(("result", game_id), embed, controls, rows, title, ui.deck, "result.png")
