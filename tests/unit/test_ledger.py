@@ -11,7 +11,7 @@ import pytest
 from bot import ledger
 from bot.db import Database
 from bot.games.base import Outcome, SeatResult, pot_outcome
-from tests.databases import both_backends
+from tests.support.databases import both_backends
 
 GUILD = 7
 
