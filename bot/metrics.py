@@ -33,7 +33,8 @@ from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 # the bot is the app's ChieuBot (it owns these metrics: importing it here would tie the two in a
-# circle); what is read of it is a commands.Bot's, plus .tables and .db
+# circle); what is read of it is a commands.Bot's, plus .db and what its table service tells of
+# itself (.tables.gauges(): bot.tables.gauges.Gauges)
 ChieuBot = commands.Bot
 
 log = logging.getLogger(__name__)
@@ -132,7 +133,7 @@ class Metrics:
     async def start(self, bot: "ChieuBot") -> None:
         """Count the bot's calls from now on and serve /metrics and /healthz."""
         self.bot = bot
-        self.games(bot.tables.uis)
+        self.games(bot.tables.gauges().games)
         _count_global_calls(bot, self.discord_calls.labels(GLOBAL))
         _count_interaction_calls()
         bot.db.backend = TimedBackend(bot.db.backend, self.database_seconds)
@@ -187,32 +188,10 @@ class Metrics:
         return "ok"
 
     def _outbox(self) -> str:
-        oldest = outbox_state(self.bot)["failing_for"]
+        oldest = self.bot.tables.gauges().outboxes.failing_for
         if oldest > self.health_retry_seconds:
             return f"a message has been failing for {oldest:.0f} s (limit {self.health_retry_seconds:g} s)"
         return "ok"
-
-
-def outbox_state(bot: "ChieuBot") -> dict[str, float]:
-    """Over every outbox of the tables this process drives: the messages waiting to be shown,
-    those being retried, how long the oldest has waited and the oldest has been failing."""
-    pending = retrying = 0
-    waited = failing = 0.0
-    for table in list(bot.tables.tables.values()):
-        presenter = table.presenter
-        if presenter is None:
-            continue
-        now = presenter.now()
-        for slot in list(presenter.slots.values()):
-            if slot.done or not slot.dirty:
-                continue
-            pending += 1
-            if slot.dirty_since is not None:
-                waited = max(waited, now - slot.dirty_since)
-            if slot.failing_since is not None:
-                retrying += 1
-                failing = max(failing, now - slot.failing_since)
-    return {"pending": pending, "retrying": retrying, "waited": waited, "failing_for": failing}
 
 
 class _State:
@@ -226,44 +205,39 @@ class _State:
         return []  # (its families are made at each scrape)
 
     def collect(self):
-        bot, service = self.bot, self.bot.tables
+        bot, read = self.bot, self.bot.tables.gauges()
         tables = GaugeMetricFamily("chieu_tables", "Open tables this process drives, by game and status "
                                    "(lobby, playing)", labels=["game", "status"])
-        counts: dict[tuple[str, str], int] = {}
-        for table in list(service.tables.values()):
-            counts[table.game, table.status] = counts.get((table.game, table.status), 0) + 1
-        for game in sorted(service.uis):
+        for game in read.games:
             for status in ("lobby", "playing"):
-                tables.add_metric([game, status], counts.get((game, status), 0))
+                tables.add_metric([game, status], read.tables.get((game, status), 0))
         yield tables
 
-        outbox = outbox_state(bot)
-        yield _gauge("chieu_outbox_pending", "Messages of tables waiting to be shown", outbox["pending"])
-        yield _gauge("chieu_outbox_retrying", "Messages of tables being retried after a failure", outbox["retrying"])
+        outbox = read.outboxes
+        yield _gauge("chieu_outbox_pending", "Messages of tables waiting to be shown", outbox.pending)
+        yield _gauge("chieu_outbox_retrying", "Messages of tables being retried after a failure", outbox.retrying)
         yield _gauge("chieu_outbox_oldest_pending_seconds", "How long the oldest message waiting has waited",
-                     outbox["waited"])
+                     outbox.waited)
         yield _gauge("chieu_outbox_oldest_failing_seconds", "How long the message failing longest has been failing "
-                     "(/healthz: unhealthy past health_retry_seconds)", outbox["failing_for"])
+                     "(/healthz: unhealthy past health_retry_seconds)", outbox.failing_for)
 
-        budget = service.budget
         yield _gauge("chieu_rest_budget_rate", "Globally limited calls per second this process may make",
-                     budget.rate)
+                     read.rest_rate)
         yield _gauge("chieu_rest_budget_fill", "How full the REST budget's bucket is (1: calls wait for their turn)",
-                     budget.fill())
+                     read.rest_fill)
         yield _counter("chieu_rest_budget_calls", "Globally limited calls the tables spent the budget on",
-                       budget.spent)
-        yield _counter("chieu_rest_budget_waits", "Of those, the calls that waited for their turn", budget.waited)
+                       read.rest_calls)
+        yield _counter("chieu_rest_budget_waits", "Of those, the calls that waited for their turn", read.rest_waits)
         yield _counter("chieu_rest_budget_wait_seconds", "Seconds the calls waited for their turn in all",
-                       budget.waited_seconds)
+                       read.rest_wait_seconds)
 
         yield _gauge("chieu_settlements_pending", "Games over whose settlement is still being written (retried)",
-                     len(service.unsettled))
-        leases = service.leases
-        yield _gauge("chieu_leases_held", "Table leases this process holds (PostgreSQL)", len(leases.epochs))
+                     read.settlements_pending)
+        yield _gauge("chieu_leases_held", "Table leases this process holds (PostgreSQL)", read.leases_held)
         yield _counter("chieu_leases_adopted", "Tables adopted from a process that stopped driving them",
-                       leases.adopted)
+                       read.leases_adopted)
         yield _counter("chieu_leases_lost", "Tables this process stopped driving: their lease taken or not "
-                       "renewed in time", leases.lost)
+                       "renewed in time", read.leases_lost)
         latency = bot.latency
         yield _gauge("chieu_gateway_latency_seconds", "Heartbeat latency of the gateway (averaged over the shards)",
                      latency if math.isfinite(latency) else 0.0)

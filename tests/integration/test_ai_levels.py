@@ -200,14 +200,14 @@ async def test_the_strong_ai_thinks_during_its_pause(simcord_env, monkeypatch):
     monkeypatch.setattr(strong_ai, "choose", search)
     lan = (await start_table(env, "phom", 1, 1, seed=2, level="strong")).members[0]
     moved = []
-    apply = env.bot.tables._apply
+    apply = env.bot.tables.play.apply
 
     async def timed(table, seat, action, **kwargs):
         events = await apply(table, seat, action, **kwargs)
         moved.append((seat, time.perf_counter()))
         return events
 
-    monkeypatch.setattr(env.bot.tables, "_apply", timed)
+    monkeypatch.setattr(env.bot.tables.play, "apply", timed)
     await lan.user.click(dm(lan), label="Quick Select")
     await lan.user.click(dm(lan), label="Discard")
     await until("the AI's move", lambda: asyncio.sleep(0, len(moved) >= 2), 10)

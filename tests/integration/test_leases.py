@@ -25,9 +25,9 @@ async def expire(db: Database, holder: str) -> None:
 
 async def beat(service) -> None:
     """One beat of the service's keeper: renewals, then adoptions (which it runs apart)."""
-    await service._keep()
-    if service._scanning is not None:
-        await service._scanning
+    await service.driving._keep()
+    if service.driving._scanning is not None:
+        await service.driving._scanning
 
 
 @pytest.fixture
@@ -177,10 +177,10 @@ async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(service
     # Lan (seat 0) opens; his turn has a minute; the AI plays at once
     table = await open_table(a, "phom", ai=1, people=1)
     for _ in range(100):
-        if a.can_see_hand(table, 0):
+        if a.showing.can_see_hand(table, 0):
             break
         await asyncio.sleep(0.01)
-    assert a.can_see_hand(table, 0) and list(table.state.to_act) == [0] and a.driven_count() == 1
+    assert a.showing.can_see_hand(table, 0) and list(table.state.to_act) == [0] and a.driven_count() == 1
     await beat(b)
     assert b.driven_count() == 0, "a's lease is live: nobody else drives its table"
 
@@ -193,7 +193,7 @@ async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(service
     # a wakes up: Lan's minute is over, its clock plays for him... and is refused
     async with table.lock:
         with pytest.raises(LeaseLost):
-            await a._time_out(table)
+            await a.play.time_out(table)
     assert table.dropped and table.id not in a.tables and a.driven_count() == 0
     await asyncio.sleep(0)
     assert table.clock.cancelled(), "its clock stopped at once"
@@ -204,13 +204,13 @@ async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(service
             break
         if not adopted.state.is_over and list(adopted.state.to_act) == [0] and not adopted.seats[0].away:
             async with adopted.lock:
-                await b._time_out(adopted)
+                await b.play.time_out(adopted)
         await asyncio.sleep(0.005)
     assert adopted.status == "finished"
     db = b.db
     game = await db.get_game(adopted.game_id)
     assert game["status"] == "finished"
-    state = await b.stored_state(adopted.game_id)
+    state = await b.core.stored_state(adopted.game_id)
     assert state.record() == adopted.state.record() and state.is_over
     rows = await db.fetchall("SELECT chips FROM ledger WHERE game_id = ?", (adopted.game_id,))
     assert len(rows) == 2 and sum(r["chips"] for r in rows) == 0
@@ -227,7 +227,7 @@ def shown(service) -> int:
 def changed(service, table) -> None:
     """The table message must be shown anew (as if what it shows had changed)."""
     table.presenter.get("table").shown = None
-    service.request_refresh(table)
+    service.showing.request_refresh(table)
 
 
 async def test_a_stalled_driver_holds_its_messages_back(services):
@@ -237,10 +237,10 @@ async def test_a_stalled_driver_holds_its_messages_back(services):
     a, b = await services("a"), await services("b")
     table = await open_table(a, "phom", ai=1, people=1)
     for _ in range(100):
-        if a.can_see_hand(table, 0) and not table.presenter.pending():
+        if a.showing.can_see_hand(table, 0) and not table.presenter.pending():
             break
         await asyncio.sleep(0.01)
-    assert a.can_see_hand(table, 0) and not table.presenter.pending()
+    assert a.showing.can_see_hand(table, 0) and not table.presenter.pending()
 
     # a's last renewal is a lease-length ago, as after a freeze: a refresh waits, unsent
     before = shown(a)
@@ -286,7 +286,7 @@ async def test_a_driver_whose_clock_missed_its_stall_says_nothing_after_the_take
     a, b = await services("a"), await services("b")
     table = await open_table(a, "phom", ai=1, people=1)
     for _ in range(100):
-        if a.can_see_hand(table, 0) and not table.presenter.pending():
+        if a.showing.can_see_hand(table, 0) and not table.presenter.pending():
             break
         await asyncio.sleep(0.01)
     assert not table.presenter.pending()
