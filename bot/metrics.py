@@ -188,10 +188,18 @@ class Metrics:
         return "ok"
 
     def _outbox(self) -> str:
-        oldest = self.bot.tables.gauges().outboxes.failing_for
+        oldest = outbox_state(self.bot)["failing_for"]
         if oldest > self.health_retry_seconds:
             return f"a message has been failing for {oldest:.0f} s (limit {self.health_retry_seconds:g} s)"
         return "ok"
+
+
+def outbox_state(bot: "ChieuBot") -> dict[str, float]:
+    """Over every outbox of the tables this process drives: the messages waiting to be shown,
+    those being retried, how long the oldest has waited and the oldest has been failing."""
+    outboxes = bot.tables.gauges().outboxes
+    return {"pending": outboxes.pending, "retrying": outboxes.retrying, "waited": outboxes.waited,
+            "failing_for": outboxes.failing_for}
 
 
 class _State:
@@ -205,7 +213,8 @@ class _State:
         return []  # (its families are made at each scrape)
 
     def collect(self):
-        bot, read = self.bot, self.bot.tables.gauges()
+        bot, service = self.bot, self.bot.tables
+        read = service.gauges()
         tables = GaugeMetricFamily("chieu_tables", "Open tables this process drives, by game and status "
                                    "(lobby, playing)", labels=["game", "status"])
         for game in read.games:
@@ -213,31 +222,33 @@ class _State:
                 tables.add_metric([game, status], read.tables.get((game, status), 0))
         yield tables
 
-        outbox = read.outboxes
-        yield _gauge("chieu_outbox_pending", "Messages of tables waiting to be shown", outbox.pending)
-        yield _gauge("chieu_outbox_retrying", "Messages of tables being retried after a failure", outbox.retrying)
+        outbox = outbox_state(bot)
+        yield _gauge("chieu_outbox_pending", "Messages of tables waiting to be shown", outbox["pending"])
+        yield _gauge("chieu_outbox_retrying", "Messages of tables being retried after a failure", outbox["retrying"])
         yield _gauge("chieu_outbox_oldest_pending_seconds", "How long the oldest message waiting has waited",
-                     outbox.waited)
+                     outbox["waited"])
         yield _gauge("chieu_outbox_oldest_failing_seconds", "How long the message failing longest has been failing "
-                     "(/healthz: unhealthy past health_retry_seconds)", outbox.failing_for)
+                     "(/healthz: unhealthy past health_retry_seconds)", outbox["failing_for"])
 
+        budget = read.budget
         yield _gauge("chieu_rest_budget_rate", "Globally limited calls per second this process may make",
-                     read.rest_rate)
+                     budget.rate)
         yield _gauge("chieu_rest_budget_fill", "How full the REST budget's bucket is (1: calls wait for their turn)",
-                     read.rest_fill)
+                     budget.fill())
         yield _counter("chieu_rest_budget_calls", "Globally limited calls the tables spent the budget on",
-                       read.rest_calls)
-        yield _counter("chieu_rest_budget_waits", "Of those, the calls that waited for their turn", read.rest_waits)
+                       budget.spent)
+        yield _counter("chieu_rest_budget_waits", "Of those, the calls that waited for their turn", budget.waited)
         yield _counter("chieu_rest_budget_wait_seconds", "Seconds the calls waited for their turn in all",
-                       read.rest_wait_seconds)
+                       budget.waited_seconds)
 
         yield _gauge("chieu_settlements_pending", "Games over whose settlement is still being written (retried)",
                      read.settlements_pending)
-        yield _gauge("chieu_leases_held", "Table leases this process holds (PostgreSQL)", read.leases_held)
+        leases = read.leases
+        yield _gauge("chieu_leases_held", "Table leases this process holds (PostgreSQL)", len(leases.epochs))
         yield _counter("chieu_leases_adopted", "Tables adopted from a process that stopped driving them",
-                       read.leases_adopted)
+                       leases.adopted)
         yield _counter("chieu_leases_lost", "Tables this process stopped driving: their lease taken or not "
-                       "renewed in time", read.leases_lost)
+                       "renewed in time", leases.lost)
         latency = bot.latency
         yield _gauge("chieu_gateway_latency_seconds", "Heartbeat latency of the gateway (averaged over the shards)",
                      latency if math.isfinite(latency) else 0.0)

@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from .budget import Budget
 from .core import Core
+from .leases import Leases
 from .model import Table
 
 
@@ -27,15 +29,9 @@ class Gauges:
     tables: dict[tuple[str, str], int]  # open tables this process drives, by (game, status)
     games: tuple[str, ...]  # the games registered, sorted
     outboxes: Outboxes
-    rest_rate: float  # globally limited calls per second this process may make
-    rest_fill: float  # how full the REST budget's bucket is (1: calls wait for their turn)
-    rest_calls: int  # globally limited calls the tables spent the budget on
-    rest_waits: int  # of those, the calls that waited for their turn
-    rest_wait_seconds: float  # seconds the calls waited for their turn in all
+    budget: Budget  # the bot's share of Discord's global limit: its rate, fill and what it granted
     settlements_pending: int  # games over whose settlement is still being retried
-    leases_held: int
-    leases_adopted: int  # tables adopted from a process that stopped driving them
-    leases_lost: int  # tables this process stopped driving: their lease taken or not renewed in time
+    leases: Leases  # the leases held (epochs), adopted and lost (PostgreSQL)
 
 
 def gauges(core: Core) -> Gauges:
@@ -43,11 +39,8 @@ def gauges(core: Core) -> Gauges:
     counts: dict[tuple[str, str], int] = {}
     for table in tables:
         counts[table.game, table.status] = counts.get((table.game, table.status), 0) + 1
-    budget, leases = core.budget, core.leases
-    return Gauges(tables=counts, games=tuple(sorted(core.uis)), outboxes=outboxes(tables),
-                  rest_rate=budget.rate, rest_fill=budget.fill(), rest_calls=budget.spent, rest_waits=budget.waited,
-                  rest_wait_seconds=budget.waited_seconds, settlements_pending=len(core.unsettled),
-                  leases_held=len(leases.epochs), leases_adopted=leases.adopted, leases_lost=leases.lost)
+    return Gauges(tables=counts, games=tuple(sorted(core.uis)), outboxes=outboxes(tables), budget=core.budget,
+                  settlements_pending=len(core.unsettled), leases=core.leases)
 
 
 def outboxes(tables: Iterable[Table]) -> Outboxes:
