@@ -201,6 +201,8 @@ class Database:
         """The stored record of a game (docs/rules/notation.md): a one-round game's ``deck``,
         or a match's ``decks`` and ``seed``; the caller knows which its game is."""
         row = await self.get_game(game_id)
+        if row is None:
+            raise LookupError(f"no game {game_id}")
         decks = [json.loads(r["deck"]) for r in await self.fetchall(
             "SELECT deck FROM game_decks WHERE game_id = ? ORDER BY round", (game_id,))]
         return {"game": row["game"], "version": 1, "options": json.loads(row["options"]), "seed": row["seed"],

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 from .db import Database, Lease, now_iso
 from .games.base import Note, Outcome
 
-PERIODS = {"week": timedelta(days=7), "month": timedelta(days=30), "all": None}
+PERIODS: dict[str, timedelta | None] = {"week": timedelta(days=7), "month": timedelta(days=30), "all": None}
 
 
 @dataclass(frozen=True)
@@ -127,6 +127,7 @@ async def balance(db: Database, guild_id: int, user_id: int, *, game: str | None
         f" COALESCE(SUM(won), 0) AS wins FROM ledger WHERE {where} AND user_id = ?",
         (*params, user_id),
     )
+    assert row is not None  # (sums over no row are a row of zeros)
     return Balance(row["chips"], row["ga"], row["games"], row["wins"])
 
 
@@ -147,12 +148,13 @@ def _where(guild_id: int, game: str | None, period: str, now: datetime | None,
     and its parameters. A period within a window is their overlap."""
     if period not in PERIODS:
         raise ValueError(f"period must be one of {', '.join(PERIODS)}")
-    where, params = ["guild_id = ?"], [guild_id]
+    where, params = ["guild_id = ?"], [guild_id]  # type: list[str], list[Any]
     if game:
         where.append("game = ?")
         params.append(game)
-    if PERIODS[period] is not None:
-        since = (now or datetime.now(timezone.utc)) - PERIODS[period]
+    span = PERIODS[period]
+    if span is not None:
+        since = (now or datetime.now(timezone.utc)) - span
         where.append("at >= ?")
         params.append(since.isoformat(timespec="seconds"))
     if window.since is not None:
@@ -195,7 +197,7 @@ async def running_totals(db: Database, guild_id: int, user_ids: list[int], *, ga
         (*params, *user_ids),
     )
     at: list[str] = []
-    totals = {user: [] for user in user_ids}
+    totals: dict[int, list[int]] = {user: [] for user in user_ids}
     running = dict.fromkeys(user_ids, 0)
     last_game = None
     for row in rows:

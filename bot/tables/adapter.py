@@ -397,7 +397,7 @@ class GameUI:
         so are each round's totals; here they would make the numbers too small to read."""
         results = view["round_results"]
         winners = self.winners(view)
-        rows = []
+        rows: list[ResultRow] = []
         for result in self.ranked(view):
             seat = result["seat"]
             money = [_("total {total}").format(total=number(view["outcome"].get("totals", view["totals"])[seat]))]

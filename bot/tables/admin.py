@@ -140,15 +140,17 @@ class Admin:
         title = self.core.ui_of(table).game.title
         async with table.lock:
             # a finished game may still wait for its settlement (retried behind its result)
-            unsettled = table.status == "finished" and table.game_id is not None and \
-                (await self.db.get_game(table.game_id))["status"] == "playing"
+            game_id = table.game_id
+            game = await self.db.get_game(game_id) if table.status == "finished" and game_id is not None else None
+            unsettled = game is not None and game["status"] == "playing"
             if table.status not in ("lobby", "playing") and not unsettled:
                 raise Refused(_("Table #{table} is not open any more; nothing changed.").format(table=table.id))
-            playing = table.status != "lobby" and table.game_id is not None
+            playing = table.status != "lobby" and game_id is not None
             with self.core.fenced(table):
                 async with self.db.transaction():
                     await self.core.check_lease(table)
-                    voided = playing and await self.db.void_game(table.game_id, table.guild_id, admin.id)
+                    voided = game_id is not None and playing and \
+                        await self.db.void_game(game_id, table.guild_id, admin.id)
                     await self.db.update_table(table.id, status="cancelled", turn_deadline=None, pause_until=None,
                                                closed_by=admin.id)
                     await self.db.log_admin_action(table.guild_id, admin.id, "close", table_id=table.id,
@@ -220,16 +222,17 @@ class Admin:
         seats = table.seats[:seat] + table.seats[seat + 1:]
         host, status = table.host_id, "lobby"
         if table.seats[seat].user_id == host:
-            humans = [s for s in seats if not s.is_ai]
-            if humans:
-                host = humans[0].user_id
+            people = [s.user_id for s in seats if s.user_id is not None]
+            if people:
+                host = people[0]
             else:
                 status = "cancelled"
+        closing: dict[str, Any] = {"closed_by": admin_id} if status == "cancelled" else {}
         with self.core.fenced(table):
             async with self.db.transaction():
                 await self.core.check_lease(table)
                 await self.db.update_table(table.id, seats=[s.to_json() for s in seats], status=status, host_id=host,
-                                           **({"closed_by": admin_id} if status == "cancelled" else {}))
+                                           **closing)
                 await self.db.log_admin_action(table.guild_id, admin_id, "remove", table_id=table.id,
                                                detail=table.seats[seat].name)
         table.seats, table.status, table.host_id = seats, status, host
@@ -253,6 +256,7 @@ class Admin:
         seats = table.seats_json()
         seats[seat] = ai.to_json()
         timeouts = {s: n for s, n in table.timeouts.items() if s != seat}
+        assert table.game_id is not None  # (a game in play)
         with self.core.fenced(table):
             async with self.db.transaction():
                 await self.core.check_lease(table)

@@ -83,7 +83,7 @@ class RawInteractions:
 def routed_interaction(client: discord.Client, data: dict) -> discord.Interaction:
     """The interaction of a routed click, rebuilt from its payload in this process: answered
     already (the receiving process deferred it), so what it says goes through its webhook."""
-    interaction = discord.Interaction(data=data, state=client._connection)  # type: ignore[attr-defined]
+    interaction = discord.Interaction(data=data, state=client._connection)  # type: ignore[arg-type]
     interaction.response._response_type = discord.InteractionResponseType.deferred_message_update
     return interaction
 
@@ -246,9 +246,12 @@ class Driving:
         elsewhere: recorded before (the same interaction routed here by another process: applied
         as such, once, since its claim succeeds once), or the table is another process's now
         (it stalled here unnoticed; the click is routed to the new driver, never answered here)."""
+        lease = self.leases.lease(table.id)
+        if lease is None:
+            return table  # one process: every click is its own
         try:
             with self.core.fenced(table):
-                first = await self.db.clicks.record(interaction.id, self.leases.lease(table.id))
+                first = await self.db.clicks.record(interaction.id, lease)
         except LeaseLost:
             log.info("table %s: click %s came after the table moved to another process", table.id, interaction.id)
             found = await self.find_driver(interaction, table.id)
@@ -288,16 +291,18 @@ class Driving:
         finally:
             self._routed.pop(interaction.id, None)
 
-    def _heard(self, message: dict) -> None:
+    def _heard(self, message: dict[str, Any]) -> None:
         """A message on the routes channel (called by the listening connection)."""
         if message.get("to") != self.leases.holder:
             return
+        interaction_id: Any = message.get("id")
         if message.get("kind") == "done":
-            answered = self._routed.get(message.get("id"))
+            answered = self._routed.get(interaction_id)
             if answered is not None and not answered.done():
                 answered.set_result(True)
         elif message.get("kind") == "click":
-            table = self.core.tables.get(message.get("table"))
+            table_id: Any = message.get("table")
+            table = self.core.tables.get(table_id)
             if table is not None:  # else it waits for whoever drives the table
                 self.core.spawn(self._apply_routed(message["id"], table.id), f"routed-{message['id']}", table)
 

@@ -140,7 +140,8 @@ class Hands:
                 if edit:
                     await interaction.response.edit_message(**edit)
                 elif refusal:
-                    return await interaction.response.send_message(refusal, ephemeral=True)
+                    await interaction.response.send_message(refusal, ephemeral=True)
+                    return
                 else:
                     await interaction.response.defer()  # nothing to change on the message
             elif edit:

@@ -76,7 +76,8 @@ class Lobby:
     async def _open_lobby(self, interaction: discord.Interaction, game: str, given: dict[str, Any]) -> None:
         ui = self.core.uis[game]
         cfg = self.core.config
-        if interaction.guild is None:
+        channel_id = interaction.channel_id
+        if interaction.guild is None or channel_id is None:
             return await reply(interaction, _("Tables are opened in a server channel, not in DMs."))
         # what this server's admins set (/admin settings) over the config's defaults
         server = server_defaults(await self.db.server_settings(interaction.guild.id), cfg)
@@ -88,7 +89,7 @@ class Lobby:
                 "This server's admins have turned {game} off here, so no table of it can be opened.")).format(
                 game=ui.game.title, games=", ".join(allowed)))
         # the database, not this process's tables: another process may drive some of the channel's
-        open_here = await self.db.open_tables_in(interaction.channel_id)
+        open_here = await self.db.open_tables_in(channel_id)
         mine = next((t for t in open_here if t["status"] == "lobby" and t["host_id"] == interaction.user.id), None)
         if mine is not None:
             return await reply(interaction, _(
@@ -123,7 +124,7 @@ class Lobby:
         if not server.threads:
             options["in_channel"] = True  # kept with the table: its start, rematches and restarts follow it
         host = Seat(interaction.user.id, interaction.user.display_name)
-        table = await self.new_table(guild_id=interaction.guild.id, channel_id=interaction.channel_id, game=game,
+        table = await self.new_table(guild_id=interaction.guild.id, channel_id=channel_id, game=game,
                                      options=options, host=host, guild_name=interaction.guild.name)
         await self._post_lobby(interaction, table)
         self._check_dms(interaction, table)
@@ -132,20 +133,22 @@ class Lobby:
                         guild_name: str | None) -> Table:
         """A new lobby, saved and driven by this process (its lease is taken with its row, so
         no other process ever sees it without a driver); its expiry is armed."""
-        seats = [host.to_json()]
+        if host.user_id is None:
+            raise ValueError("an AI seat hosts no table")
+        host_id, seats = host.user_id, [host.to_json()]
         if self.leases.enabled:
             async with self.db.transaction():
                 table_id = await self.db.insert_table(guild_id=guild_id, channel_id=channel_id, game=game,
-                                                      options=options, host_id=host.user_id, seats=seats,
+                                                      options=options, host_id=host_id, seats=seats,
                                                       guild_name=guild_name)
                 if not await self.leases.take(table_id):
                     raise RuntimeError(f"the new table {table_id} has a lease already")
         else:
             table_id = await self.db.insert_table(guild_id=guild_id, channel_id=channel_id, game=game,
-                                                  options=options, host_id=host.user_id, seats=seats,
+                                                  options=options, host_id=host_id, seats=seats,
                                                   guild_name=guild_name)
         table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id, game=game, options=options,
-                      host_id=host.user_id, status="lobby", seats=[host], guild_name=guild_name)
+                      host_id=host_id, status="lobby", seats=[host], guild_name=guild_name)
         self.core.tables[table_id] = table
         table.lobby_expires_at = now() + self.core.config.lobby_timeout_seconds
         await self.core.save_table(table, lobby_expires_at=table.lobby_expires_at)
@@ -157,8 +160,10 @@ class Lobby:
         limit); if that answer fails, the outbox posts it in the channel instead."""
         slot = self.showing.show_lobby(table, interaction.channel_id or table.play_channel_id)
         slot.answering += 1
+        message: discord.Message
         try:
             draft = await slot.build(slot)
+            assert draft is not None and draft.embed is not None and draft.view is not None  # (an open lobby's)
             if interaction.response.is_done():  # a click routed from another process
                 message = await interaction.followup.send(embed=draft.embed, view=draft.view, wait=True)
             else:
@@ -253,11 +258,11 @@ class Lobby:
                     raise Refused(_("You are not seated at this table."))
                 del table.seats[seat]
                 if user.id == table.host_id:
-                    humans = [s for s in table.seats if not s.is_ai]
-                    if not humans:
+                    people = [s.user_id for s in table.seats if s.user_id is not None]
+                    if not people:
                         table.status = "cancelled"
                     else:
-                        table.host_id = humans[0].user_id
+                        table.host_id = people[0]
             elif key == "ai":
                 if seat is None:
                     raise Refused(_("Only seated players can add AI seats."))
@@ -302,6 +307,7 @@ class Lobby:
         is aborted, no chip moves, and nobody is left at a table he cannot see."""
         if interaction.user.id != table.host_id:
             raise Refused(_("Only the host, {host}, can cancel this table.").format(host=f"<@{table.host_id}>"))
+        assert table.game_id is not None  # (its game is dealt)
         with self.core.fenced(table):
             async with self.db.transaction():
                 await self.core.check_lease(table)
