@@ -20,7 +20,6 @@ from .adapter import GameUI
 from .budget import Budget
 from .leases import Leases, default_holder
 from .model import Table
-from .thinking import Thinking
 
 log = logging.getLogger("bot.tables.service")
 
@@ -98,7 +97,6 @@ class ServiceCore:
         self._raw: Any = None  # the payloads of the clicks received (a routed click carries its own)
         self.unsettled: set[int] = set()  # games over whose settlement is still being retried here
         self.metrics = getattr(bot, "metrics", None)  # bot.metrics.Metrics when the operator turned them on
-        self.thinking = Thinking(self.config)  # the strong AI's worker processes (started when needed)
 
 
     # ---- languages
@@ -192,7 +190,6 @@ class ServiceCore:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.thinking.close()
 
     @staticmethod
     async def reply(interaction: discord.Interaction, text: str) -> None:
