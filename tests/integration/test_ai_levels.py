@@ -12,7 +12,7 @@ import pytest
 from simcord.backend.errors import OptionError
 
 from bot.tables import messages, thinking
-from tests.simhelpers import Players, dm, let_the_clock_play, play_channel, quick_move, start_table, table_of
+from tests.support.simhelpers import Players, dm, let_the_clock_play, play_channel, quick_move, start_table, table_of
 
 
 @pytest.fixture
