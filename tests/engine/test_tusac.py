@@ -1,4 +1,4 @@
-"""Tứ Sắc engine: worked examples and rules of shared/rules/tusac.md, from fixed decks."""
+"""Tứ Sắc engine: worked examples and rules of docs/rules/tusac.md, from fixed decks."""
 
 from __future__ import annotations
 
