@@ -4,8 +4,7 @@
 A *policy* is a function of one seat's view (``state.view(seat)``) that returns one of the
 view's legal actions: it never sees the state. ``policy(game, name, rng)`` builds one:
 ``random`` (uniform among the legal actions), ``simple`` (the plain rule player,
-:mod:`.simple_ai`), ``normal`` (the game's AI, ``<game>_ai.choose``) or ``strong`` (the search
-of :mod:`.strong_ai`, with a time budget or a number of iterations per decision).
+:mod:`.simple_ai`) or ``normal`` (the game's AI, ``<game>_ai.choose``).
 
 Duplicate deals: a deal is a seed (the engines deal every round of a match, and every
 reshuffle, from it), replayed once per *lineup*: with policies ``a, b`` at ``n`` seats, policy
@@ -32,23 +31,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import REGISTRY, strong_ai
+from . import REGISTRY
 from .simple_ai import SIMPLE
 
 Policy = Callable[[dict[str, Any]], str]
 
-POLICIES = ("random", "simple", "normal", "strong")
+POLICIES = ("random", "simple", "normal")
 MAX_ACTIONS = 50_000  # a game longer than this is a bug in an engine or a policy
 
 
-def policy(game: str, name: str, rng: random.Random, *, budget_ms: float | None = None,
-           iterations: int | None = None) -> Policy:
-    """The policy ``name`` for ``game``; ``rng`` drives the random one and seeds the strong
-    one's searches (``budget_ms`` or ``iterations`` each: :mod:`.strong_ai`)."""
-    if name == "strong":
-        def strong(view: dict[str, Any]) -> str:
-            return strong_ai.choose(game, view, seed=rng.getrandbits(32), budget_ms=budget_ms, iterations=iterations)
-        return strong
+def policy(game: str, name: str, rng: random.Random) -> Policy:
+    """The policy ``name`` for ``game``; ``rng`` drives the random one."""
     if name == "random":
         return lambda view: rng.choice(view["legal"])
     if name == "simple":
@@ -91,8 +84,7 @@ class GameResult:
 
 
 def play(game: str, lineup: tuple[str, ...], seed: int, *, mode: str = "game",
-         options: dict[str, Any] | None = None, budget_ms: float | None = None,
-         iterations: int | None = None) -> GameResult:
+         options: dict[str, Any] | None = None) -> GameResult:
     """One game (or round, or match) of ``game`` on the deal ``seed``, seat ``i`` played by
     policy ``lineup[i]``."""
     engine = REGISTRY[game]
@@ -101,8 +93,7 @@ def play(game: str, lineup: tuple[str, ...], seed: int, *, mode: str = "game",
     if mode == "round" and game == "concan":
         opts["rounds"] = 1
     state = engine.new(players, seed=seed, options=opts)
-    policies = [policy(game, name, random.Random(f"{seed}:{seat}:{name}"), budget_ms=budget_ms, iterations=iterations)
-                for seat, name in enumerate(lineup)]
+    policies = [policy(game, name, random.Random(f"{seed}:{seat}:{name}")) for seat, name in enumerate(lineup)]
     times: list[list[float]] = [[] for _ in range(players)]
     # CPU time of the policy's call: on a shared machine the wall clock's p99 measures the
     # scheduler (a preempted process loses tens of milliseconds), not the policy
@@ -148,11 +139,10 @@ def _play_out(state: Any, policies: list[Policy], times: list[list[float]], cloc
 
 
 def play_deal(game: str, policies: tuple[str, str], players: int, seed: int, deal: int, *, mode: str = "game",
-              options: dict[str, Any] | None = None, budget_ms: float | None = None,
-              iterations: int | None = None) -> list[GameResult]:
+              options: dict[str, Any] | None = None) -> list[GameResult]:
     """Deal number ``deal`` replayed with every lineup."""
-    return [play(game, lineup, deal_seed(seed, deal), mode=mode, options=options, budget_ms=budget_ms,
-                 iterations=iterations) for lineup in lineups(policies, players)]
+    return [play(game, lineup, deal_seed(seed, deal), mode=mode, options=options)
+            for lineup in lineups(policies, players)]
 
 
 @dataclass

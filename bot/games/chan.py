@@ -40,10 +40,6 @@ and scoring are in :mod:`.chan_count`):
   An eat that would leave no card to discard is refused.
 - The stock running out: when a turn ends (pass or discard) with an empty stock, only a
   chíu ù can still happen; otherwise the game is a draw with no payment.
-
-Every view carries the public ``history`` (see ``ChanState._log``) and the options that
-score (``previous_winner``): what a seat may know, from which :mod:`.chan_sample` rebuilds a
-whole state for the strong AI (what each seat may still eat or discard, its dealt quads).
 """
 
 from __future__ import annotations
@@ -106,9 +102,6 @@ class ChanState(HandRules, GameOfOnePack):
         self.active_from: int | None = None  # whose trash row it tops (None: just drawn)
         self.offer: dict[str, Any] | None = None  # {"seat", "card", "drawer"} for chiu="ask"
         self.actions: list[list[Any]] = []
-        #: the public moves in order (every card in them was shown face up), so that a view can
-        #: tell what a seat's hand was when it passed a card up: see :meth:`_log`
-        self.history: list[list[Any]] = []
         self._outcome: Outcome | None = None
         self._end: dict[str, Any] | None = None
         self.thien_u = tally_win(tally(self.hands[0]), None)
@@ -243,14 +236,6 @@ class ChanState(HandRules, GameOfOnePack):
         self.actions.append([seat, action])
         return events
 
-    def _log(self, seat: int, move: str, *cards: str) -> None:
-        """Note a public move in :attr:`history`: ``[seat, move, *cards]`` with ``move`` one of
-        ``draw`` (the card turned up), ``pass`` (the drawn card left), ``discard``, ``eat``
-        (the card eaten, then the hand's partner), ``chiu`` (``"auto"`` after the card when the
-        table chíu'd out of turn for the seat), ``offer`` and ``decline`` (chiu="ask"),
-        ``chiu u`` and ``u`` (the winning card; none for thiên ù)."""
-        self.history.append([seat, move, *cards])
-
     # -- moves --------------------------------------------------------------------------------
 
     def _take_active(self) -> str:
@@ -272,7 +257,6 @@ class ChanState(HandRules, GameOfOnePack):
 
     def _eat(self, seat: int, partner: str) -> list[Event]:
         card = self._take_active()
-        self._log(seat, "eat", card, partner)
         self.hands[seat].remove(partner)
         pair = tuple(sort_cards([card, partner]))
         self.laid[seat].append(pair)
@@ -290,7 +274,6 @@ class ChanState(HandRules, GameOfOnePack):
         self.active_from = None
         card = self.stock[self.stock_pos]
         self.stock_pos += 1
-        self._log(seat, "draw", card)
         events = [Event(seat, "draw", (card,), TURNED_UP)]
         n = self.num_players
         for k in range(n):
@@ -313,13 +296,11 @@ class ChanState(HandRules, GameOfOnePack):
         self._note_skip(seat)
         card = self.active
         assert card is not None
-        self._log(seat, "pass", card)
         self.rows[seat].append(card)
         self.active_from = seat
         return [Event(seat, "pass", (card,), LEFT_DRAWN)] + self._card_out(seat, card, discard=False)
 
     def _discard(self, seat: int, card: str) -> list[Event]:
-        self._log(seat, "discard", card)
         self.hands[seat].remove(card)
         if self._ca_partner_discard(seat, card) is not None:
             self.broke_ca[seat] = True
@@ -340,7 +321,6 @@ class ChanState(HandRules, GameOfOnePack):
                 if self._counts(h)[card] == 3 and \
                         tally_win(tally_plus(tally(self.all_cards(h)), card), card):
                     self.current = h
-                    self._log(h, "chiu u", card)
                     pairs = self._lay_quad(h, self._take_active())
                     events.append(Event(h, "chiu", pairs, "chíu ù"))
                     events.append(Event(h, "u", (card,), "chíu ù"))
@@ -368,10 +348,9 @@ class ChanState(HandRules, GameOfOnePack):
             self.offer = {"seat": h, "card": card, "drawer": drawer, "resume": self.phase,
                           "current": self.current}
             self.phase = "offer"
-            self._log(h, "offer", card)
             return [Event(h, "offer", (card,), MAY_CHIU)]
         if self._auto_chiu(h, card):
-            return self._chiu(h, out_of_turn=True, auto=True)
+            return self._chiu(h, out_of_turn=True)
         return []
 
     def _decline_offer(self, seat: int) -> list[Event]:
@@ -379,13 +358,11 @@ class ChanState(HandRules, GameOfOnePack):
         self.offer = None
         self.phase = offer["resume"]
         self.current = offer["current"]
-        self._log(seat, "decline", offer["card"])
         return [Event(seat, "pass", (offer["card"],), DECLINED_CHIU)]
 
-    def _chiu(self, seat: int, *, out_of_turn: bool, auto: bool = False) -> list[Event]:
+    def _chiu(self, seat: int, *, out_of_turn: bool) -> list[Event]:
         self.offer = None
         card = self._take_active()
-        self._log(seat, "chiu", card, *(("auto",) if auto else ()))
         pairs = self._lay_quad(seat, card)
         self.current = seat
         self.phase = "discard"
@@ -395,8 +372,6 @@ class ChanState(HandRules, GameOfOnePack):
 
     def _win(self, seat: int, card: str | None, *, how: str, self_drawn: bool = False) -> list[Event]:
         """``seat`` wins; ``card`` completes his hand (None: thiên ù, already 20 cards)."""
-        if how != "chíu ù":
-            self._log(seat, "u", *(() if card is None else (card,)))
         if card is not None and how == "ù":  # the drawn winning card joins the winner's hand
             self.hands[seat] = sort_cards(self.hands[seat] + [card])
         cards20 = self.all_cards(seat)
@@ -446,7 +421,7 @@ class ChanState(HandRules, GameOfOnePack):
         offer = self.offer
         return {
             **self.view_header(seat),
-            "options": {"chiu": self.options.get("chiu"), "previous_winner": self.options.get("previous_winner")},
+            "options": {"chiu": self.options.get("chiu")},
             "active": self.active,
             "active_from": self.active_from,
             "offer": None if offer is None else {"seat": offer["seat"], "card": offer["card"]},
@@ -462,7 +437,6 @@ class ChanState(HandRules, GameOfOnePack):
             "chiu_advice": bool(own and not over and seat in self.to_act and self.chiu_advice(seat)),
             "legal": self.legal_actions(seat) if own else [],
             "outcome": self._outcome_dict(),
-            "history": [list(move) for move in self.history],
         }
 
 

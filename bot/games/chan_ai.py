@@ -35,15 +35,6 @@ def best_discard(view: dict[str, Any], legal: list[str]) -> str:
     return "discard " + min(kinds, key=lambda k: _discard_key(t_hand, t_all, k))
 
 
-def discard_order(view: dict[str, Any]) -> list[str]:
-    """The legal discards of the view's seat, the one ``choose`` makes first (the strong AI
-    searches the few best)."""
-    t_hand = tally(view["hand"])
-    t_all = tally(_all_cards(view))
-    kinds = [a.split()[1] for a in view["legal"] if a.startswith("discard ")]
-    return sorted(kinds, key=lambda k: _discard_key(t_hand, t_all, k))
-
-
 def _after_eat_trash(hand: list[str], partner: str) -> tuple[int, int]:
     """(trash, -chan) of the hand after eating with ``partner`` and the best discard."""
     t = tally_minus(tally(hand), partner)

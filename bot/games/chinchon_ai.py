@@ -165,8 +165,7 @@ def _without(cards: list[str], card: str) -> list[str]:
 
 
 def _discard_order(me: _Seat, hand: list[str], candidates: list[str]) -> list[str]:
-    """The discards of ``candidates`` best first (jokers last). The strong AI searches the
-    first few."""
+    """The discards of ``candidates`` best first (jokers last)."""
     pk = me.pk
     H, jokers, value = hand_mask(pk, hand)
     outs = _Outs(pk, *me.live(), scale=2 / max(2, sum(me.view["in_match"])))
@@ -182,12 +181,6 @@ def _discard_order(me: _Seat, hand: list[str], candidates: list[str]) -> list[st
 
 def _best_discard(me: _Seat, hand: list[str], candidates: list[str]) -> str:
     return _discard_order(me, hand, candidates)[0]
-
-
-def discard_order(view: dict[str, Any]) -> list[str]:
-    """The legal discards of the view's seat in its discard step, the best first."""
-    me = _Seat(view)
-    return _discard_order(me, me.hand, [a.split()[1] for a in view["legal"] if a.startswith("discard ")])
 
 
 def _best_close(me: _Seat, cards: list[str]) -> tuple[str, int]:

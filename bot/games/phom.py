@@ -309,8 +309,7 @@ class PhomState(GameOfOnePack):
     def settle_eat(self, seat: int, card: str) -> bool:
         """The public side of ``seat`` eating ``card``, the discard of the seat before it: the
         card leaves that seat's row for the eater's eaten cards, and is paid for (in the last
-        round an ăn chốt, 4 units). Whether it was an ăn chốt. (``phom_history`` replays eats
-        with it.)"""
+        round an ăn chốt, 4 units). Whether it was an ăn chốt."""
         victim = (seat - 1) % self.num_players
         if self.discards[victim] and self.discards[victim][-1] == card:
             self.discards[victim].pop()
@@ -546,18 +545,6 @@ class PhomState(GameOfOnePack):
                       for h in (self._hands_at_end or [])],
         }
 
-    def public_history(self) -> list[list[Any]]:
-        """The public moves in order, ``[seat, text]``: ``draw`` (the card drawn is hidden),
-        ``eat <card>`` (the card eaten: the hand cards the eat names stay hidden), and the
-        ``discard``, ``show`` and ``send`` actions as played. An eat always follows the
-        discard it takes."""
-        out: list[list[Any]] = []
-        for i, (seat, action) in enumerate(self.actions):
-            if action.startswith("eat"):
-                action = "eat " + self.actions[i - 1][1].split()[1]
-            out.append([seat, action])
-        return out
-
     def view(self, seat: int | None) -> dict[str, Any]:
         n = self.num_players
         over = self.phase == "over"
@@ -572,7 +559,6 @@ class PhomState(GameOfOnePack):
             "shown": [[list(m) for m in melds] for melds in self.shown],
             "send": self.send_option,
             "sent": [[[list(x) for x in cards] for cards in melds] for melds in self.sent],
-            "history": self.public_history(),
             "hand_sizes": [len(h) for h in self.hands],
             "hand": sorted(self.hands[seat], key=sort_key) if own else [],
             "drawn": self.drawn if own and not over and seat == self.current else None,

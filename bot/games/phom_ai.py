@@ -82,7 +82,7 @@ def _potential(left: list[str], known: set[str]) -> int:
 
 def _discard_order(me: _Seat, candidates: list[str]) -> list[str]:
     """The discards of ``candidates`` best first (an ù first; cards no arrangement allows
-    left out). The strong AI searches the first few."""
+    left out)."""
     hand = me.hand
     ue = me.ue
     known = me.known
@@ -113,11 +113,6 @@ def _discard_order(me: _Seat, candidates: list[str]) -> list[str]:
 def _best_discard(me: _Seat, candidates: list[str]) -> str:
     order = _discard_order(me, candidates)
     return order[0] if order else candidates[0]
-
-
-def discard_order(view: dict[str, Any]) -> list[str]:
-    """The legal discards of the view's seat, the one ``choose`` makes first."""
-    return _discard_order(_Seat(view), [a.split()[1] for a in view["legal"] if a.startswith("discard ")])
 
 
 def _choose_draw(me: _Seat, legal: list[str]) -> str:

@@ -41,9 +41,6 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   time of the discard, that card was not one of his worst trash cards; side payments for
   Quan/Khui/Khap are made as usual.
 - A drawn card is face up, so its draw event carries it (unlike hidden draws in other games).
-
-Every view carries the public ``history`` (see ``TuSacState._log``): what a seat may know,
-from which :mod:`.tusac_sample` rebuilds a whole state for the strong AI.
 """
 
 from __future__ import annotations
@@ -103,8 +100,6 @@ class TuSacState(GameOfOnePack):
         self.current = 0
         self.phase = "declare" if trash_of(self.private[0]) == 0 else "discard"
         self.actions: list[list[Any]] = []
-        #: the public moves in order, forced claims included (see :meth:`_log`)
-        self.history: list[list[Any]] = []
         self._outcome: Outcome | None = None
         self._end: dict[str, Any] | None = None
 
@@ -177,14 +172,6 @@ class TuSacState(GameOfOnePack):
             raise IllegalAction(_("{verb} takes no cards.").format(verb=verb))
         return handlers[verb](seat, rest) if verb in ("discard", "eat") else handlers[verb](seat)
 
-    def _log(self, seat: int, move: str, *cards: str) -> None:
-        """Note a public move in :attr:`history`: ``[seat, move, *cards]`` with ``move`` one of
-        ``draw`` and ``discard`` (the card turned up), ``pass`` (the drawn card left), ``eat``
-        (the active card, then the private cards melded with it), the forced claims ``khui``
-        and ``pair`` (the card claimed) and ``u`` (the winning card and the private cards of
-        its meld; none for a dealt hand declared)."""
-        self.history.append([seat, move, *cards])
-
     def _phase_error(self) -> IllegalAction:
         phase, active = self.phase, self.active
         if phase == "declare":
@@ -230,7 +217,6 @@ class TuSacState(GameOfOnePack):
         hand.subtract((card,))
         self.private[seat] = +hand
         self.actions.append([seat, "discard " + card])
-        self._log(seat, "discard", card)
         self.active, self.active_from, self.active_drawn = card, seat, False
         self.discard_worst = worst
         events = [Event(seat, "discard", (card,))]
@@ -244,7 +230,6 @@ class TuSacState(GameOfOnePack):
         card = self.stock[self.stock_pos]
         self.stock_pos += 1
         self.actions.append([seat, "draw"])
-        self._log(seat, "draw", card)
         self.active, self.active_from, self.active_drawn = card, seat, True
         events = [Event(seat, "draw", (card,))]
         self._activate(events)
@@ -256,7 +241,6 @@ class TuSacState(GameOfOnePack):
         if self.phase != "drawn":
             raise self._phase_error()
         self.actions.append([seat, "pass"])
-        self._log(seat, "pass", self.active)
         self.current = (seat + 1) % self.num_players
         self.phase = "take"
         return [Event(seat, "pass", (self.active,))]
@@ -280,7 +264,6 @@ class TuSacState(GameOfOnePack):
             raise IllegalAction(_("That eat would raise your trash count from {before} to {after}.").format(
                 before=before, after=after))
         self.actions.append([seat, " ".join(("eat", *cards))])
-        self._log(seat, "eat", active, *cards)
         events = [Event(seat, "eat", (active, *cards))]
         if after == 0:  # cannot happen (the win claim comes first); kept for safety
             events += self._win(seat, tuple(cards))
@@ -293,7 +276,6 @@ class TuSacState(GameOfOnePack):
         if self.phase != "declare":
             raise IllegalAction(_("You cannot declare a win now: the table finds wins by itself."))
         self.actions.append([seat, "u"])
-        self._log(seat, "u")
         return [Event(seat, "u", phrases=(won_with("deal", seat),))] + self._finish_win(seat, "deal")
 
     # -- a card becomes active: forced claims -------------------------------------------------
@@ -331,7 +313,6 @@ class TuSacState(GameOfOnePack):
             return
         for seat in order:
             if self.private[seat][card] >= 3:
-                self._log(seat, "khui", card)
                 self._meld(seat, (card,) * 3, "khui")
                 self.current, self.phase = seat, "discard"
                 events.append(Event(seat, "claim", (card,) * 4, "khap"))
@@ -339,7 +320,6 @@ class TuSacState(GameOfOnePack):
         if card[1] != "K":
             for seat in order[1:]:
                 if self._pair_claim(seat, card):
-                    self._log(seat, "pair", card)
                     self._meld(seat, (card, card), "set")
                     self.current, self.phase = seat, "discard"
                     events.append(Event(seat, "claim", (card,) * 3, PAIR))
@@ -386,7 +366,6 @@ class TuSacState(GameOfOnePack):
     def _win(self, seat: int, meld: tuple[str, ...]) -> list[Event]:
         card, source = self.active, self.active_from
         how = "drawn" if self.active_drawn else "discard"
-        self._log(seat, "u", card, *meld)
         won = self._meld(seat, meld, self._meld_kind(seat, meld))
         event = Event(seat, "u", won.cards, phrases=(won_with(how, seat, card, source),))
         return [event] + self._finish_win(seat, how, card, source)
@@ -453,7 +432,6 @@ class TuSacState(GameOfOnePack):
             "legal": self.legal_actions(seat) if own else [],
             "worst_card_penalty": self.penalty_on,
             "outcome": self._outcome_dict(),
-            "history": [list(move) for move in self.history],
         }
 
 

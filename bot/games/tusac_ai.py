@@ -43,16 +43,6 @@ def _best_discard(hand: Counter, unseen: Counter) -> tuple[str | None, int]:
     return card, outs(hand, card, unseen)
 
 
-def discard_order(view: dict[str, Any]) -> list[str]:
-    """The legal discards of the view's seat, the one ``choose`` makes first: the worst trash
-    cards as ``choose`` ranks them, then the rest (the strong AI searches the few best)."""
-    hand = Counter(view["hand"])
-    left = unseen(view)
-    worst = set(worst_codes(hand, left))
-    cards = [a.split()[1] for a in view["legal"] if a.startswith("discard ")]
-    return sorted(cards, key=lambda c: (c not in worst, left[c], sort_key(c)))
-
-
 def _eat_score(hand: Counter, cards: list[str], unseen: Counter) -> tuple:
     rest = Counter(hand)
     rest.subtract(cards)

@@ -73,8 +73,7 @@ LANGUAGE = LobbyOption("language", N_("The language of the lobby and table messa
 #: how well the AI seats play (:mod:`bot.tables.thinking`); the server's default, else the config's
 AI_LEVEL = LobbyOption("ai", N_("How well the AI seats play (default: the server's, else normal)"),
                        choices=LEVELS, label=N_("AI"),
-                       choice_names=(("easy", C_("choice", "easy")), ("normal", C_("choice", "normal")),
-                                     ("strong", C_("choice", "strong"))))
+                       choice_names=(("easy", C_("choice", "easy")), ("normal", C_("choice", "normal"))))
 
 
 def common_options(ui: GameUI, config: "Config") -> list[LobbyOption]:

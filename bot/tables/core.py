@@ -22,7 +22,6 @@ from .budget import Budget
 from .leases import Leases, default_holder
 from .model import Table
 from .outbox import Presenter
-from .thinking import Thinking
 
 log = logging.getLogger("bot.tables.service")
 
@@ -74,7 +73,6 @@ class Core:
         # Several processes on one PostgreSQL database: the tables this one drives (.driving)
         self.leases = Leases(db, enabled=is_postgres(config.database),
                              holder=config.instance_name or default_holder(), seconds=config.lease_seconds)
-        self.thinking = Thinking(config)  # the strong AI's worker processes (started when needed)
 
     # ---- the games
     def register(self, ui: GameUI) -> None:
@@ -119,7 +117,6 @@ class Core:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.thinking.close()
 
     # ---- the outbox
     def presenter(self, table: Table) -> Presenter:

@@ -35,13 +35,13 @@ def seat_label(table: Table, index: int) -> str:
 
 
 def level_name(table: Table) -> str:
-    """The table's AI level as its messages name it ("strong"), in the current language."""
+    """The table's AI level as its messages name it ("easy"), in the current language."""
     return option_value(AI_LEVEL, level_of(table.options))
 
 
 def with_levels(picture: Any, table: Table) -> Any:
     """The table picture with each AI seat's level as the first fact of its box ("AI 2" over
-    "strong · 9 cards"): after the name, where a narrow box cuts a long name short."""
+    "easy · 9 cards"): after the name, where a narrow box cuts a long name short."""
     if picture is None or len(picture.seats) != len(table.seats):
         return picture
     level = level_name(table)

@@ -21,7 +21,7 @@ from .notices import Notices
 from .results import Results
 from .retry import retry_delay
 from .showing import Showing
-from .thinking import Thought, level_of, move_seed, quick_choice
+from .thinking import level_of, quick_choice
 
 
 class Play:
@@ -118,8 +118,6 @@ class Play:
             # the game waits until every person at it has been shown his cards (shown, the
             # outbox schedules it again)
             if all(self.showing.can_see_hand(table, s) for s, seat in enumerate(table.seats) if not seat.is_ai):
-                if level_of(table.options) == "strong":
-                    self.core.thinking.warm()  # (at once after the first time)
                 self.core.spawn(self.ai_move(table, table.version), f"ai-{table.id}", table)
         elif table.clock is None or table.clock.done():
             table.clock = self.core.spawn(self._run_clock(table), f"clock-{table.id}", table)
@@ -159,7 +157,6 @@ class Play:
                 await asyncio.sleep(due - now())
                 continue
             try:
-                searched = await self._search_timeout_move(table)
                 async with table.lock:
                     due = self._clock_due(table)
                     if due is None or due > now():
@@ -167,7 +164,7 @@ class Play:
                     if turns.paused(table, self.core.ui_of(table)):
                         await self.next_round(table)
                     else:
-                        await self.time_out(table, searched)
+                        await self.time_out(table)
                 failures = 0
             except LeaseLost:
                 break  # another process drives the table now (this one stopped driving it)
@@ -179,27 +176,10 @@ class Play:
         if table.clock is asyncio.current_task():
             table.clock = None
 
-    async def _search_timeout_move(self, table: Table) -> tuple[int, int, str] | None:
-        """At a strong table, the search for the move of a person whose time ran out, run
-        before the clock takes the table's lock (a search takes up to its budget: the table's
-        clicks go on meanwhile): (version, seat, move), or None (another level, nothing to
-        time out, a decision the game leaves to the person)."""
-        state = table.state
-        if level_of(table.options) != "strong" or self._clock_due(table) is None or \
-                turns.between_rounds(table) or not state.to_act:
-            return None
-        seat, version = state.to_act[0], table.version
-        view = state.view(seat)
-        if self.core.ui_of(table).person_action(view) is not None:
-            return None
-        move = await self.core.thinking.result(self._search(table, seat, version, view, pause=0.0))
-        return version, seat, move
-
-    async def time_out(self, table: Table, searched: tuple[int, int, str] | None = None) -> None:
+    async def time_out(self, table: Table) -> None:
         """The person to act ran out of time: the game's timeout move is played for him
-        (caller holds the lock): ``searched`` when it was searched for this very position
-        (:meth:`_search_timeout_move`), else chosen now; timeouts in a row mark him away.
-        Nothing changes unless the move is saved."""
+        (caller holds the lock); timeouts in a row mark him away. Nothing changes unless the
+        move is saved."""
         seat = table.state.to_act[0]
         timeouts = table.timeouts.get(seat, 0) + 1
         name = table.names()[seat]
@@ -210,9 +190,7 @@ class Play:
             await self.core.save_table(table, seats=seats)
         table.timeouts[seat] = timeouts
         try:
-            fresh = searched is not None and searched[:2] == (table.version, seat)
-            move = searched[2] if searched is not None and fresh else await self._auto_action(table, seat)
-            await self.apply(table, seat, move, timed_out=True)
+            await self.apply(table, seat, self._auto_action(table, seat), timed_out=True)
         except BaseException:
             table.timeouts[seat] = timeouts - 1
             raise
@@ -226,27 +204,17 @@ class Play:
     # ---------------------------------------------------------------------------- AI seats
     async def ai_move(self, table: Table, version: int, pause: float | None = None) -> None:
         """An AI seat (or the AI standing in for a person who is away) moves, after the pause
-        that lets people follow. The strong AI thinks during the pause, in a worker process (its
-        move lands at the pause's end). A move that cannot be saved is tried again after a
-        longer pause."""
+        that lets people follow. A move that cannot be saved is tried again after a longer pause."""
         delay = self.core.config.ai_delay_seconds if pause is None else pause
-        thought = self._start_thinking(table, version, delay)
         if delay:
             await asyncio.sleep(delay)
-        move = None
-        if thought is not None:
-            if table.version != version:  # someone else moved meanwhile: the search is moot
-                thought.future.cancel()
-                return
-            move = await self.core.thinking.result(thought)  # outside the lock: the table's clicks go on
         async with table.lock:
             if table.version != version or table.status != "playing" or turns.paused(table, self.core.ui_of(table)):
                 return
             seat = turns.auto_seat(table)
             if seat is None:
                 return
-            if move is None or thought is None or thought.seat != seat:
-                move = await self._auto_action(table, seat)
+            move = self._auto_action(table, seat)
             try:
                 await self.apply(table, seat, move)
             except LeaseLost:
@@ -260,27 +228,7 @@ class Play:
             table.ai_failures = 0
             self.after_move(table)
 
-    def _start_thinking(self, table: Table, version: int, pause: float) -> Thought | None:
-        """At a strong table, the search for the seat the AI plays next, started now (None
-        when no search is needed: another level, no AI seat to move, a person's decision)."""
-        if level_of(table.options) != "strong" or table.version != version or table.status != "playing" or \
-                turns.paused(table, self.core.ui_of(table)):
-            return None
-        seat = turns.auto_seat(table)
-        if seat is None:
-            return None
-        view = table.state.view(seat)
-        if not table.seats[seat].is_ai and self.core.ui_of(table).person_action(view) is not None:
-            return None
-        return self._search(table, seat, version, view, pause=pause)
-
-    def _search(self, table: Table, seat: int, version: int, view: dict, *, pause: float) -> Thought:
-        """The strong AI's search for ``seat``'s move at ``version``, seeded by the table's, game's
-        and move's numbers: a restart searches the same position the same way."""
-        return self.core.thinking.start(table.game, seat, version, view, pause=pause,
-                                        seed=move_seed(table.id, table.game_no, version))
-
-    async def _auto_action(self, table: Table, seat: int) -> str:
+    def _auto_action(self, table: Table, seat: int) -> str:
         """The move the AI makes for ``seat`` now, at the table's level: an AI seat's, or a
         person's whose time ran out or who is away (except where the game leaves a decision to
         the person: :meth:`GameUI.person_action`). Caller holds the lock."""
@@ -289,10 +237,7 @@ class Play:
             forced = self.core.ui_of(table).person_action(view)
             if forced is not None:
                 return forced
-        level = level_of(table.options)
-        if level == "strong":  # no search was under way: one now (off the loop all the same)
-            return await self.core.thinking.result(self._search(table, seat, table.version, view, pause=0.0))
-        return quick_choice(table.game, level, view)
+        return quick_choice(table.game, level_of(table.options), view)
 
     # ------------------------------------------------------------------ between two rounds
     def prompt_deciders(self, table: Table) -> None:

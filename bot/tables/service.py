@@ -71,7 +71,7 @@ class TableService:
         # what every part shares, as the app and the cogs read it
         self.bot, self.db = bot, db
         self.uis, self.tables = core.uis, core.tables
-        self.leases, self.budget, self.unsettled, self.thinking = core.leases, core.budget, core.unsettled, core.thinking
+        self.leases, self.budget, self.unsettled = core.leases, core.budget, core.unsettled
 
     async def _now_visible(self, table: Table, seat: int | None) -> None:
         await self.play.now_visible(table, seat)
