@@ -166,8 +166,7 @@ class RoutedClicks:
         self.db = db
         self.leases = leases
 
-    async def route(self, interaction_id: int, table_id: int, sender: str, payload: str,
-                          to: str) -> bool:
+    async def route(self, interaction_id: int, table_id: int, sender: str, payload: str, to: str) -> bool:
         """Leave the click for its table's driver and tell it (``NOTIFY``, sent at commit);
         False if this interaction was routed already."""
         async with self.db.transaction():

@@ -114,7 +114,7 @@ class Admin:
         view.add_item(button(ControlId("admin", row["id"], "closeyes"),
                              _("Close table #{table}").format(table=row["id"]), style="danger"))
         await respond(interaction, content=text, view=view, ephemeral=True,
-                           allowed_mentions=discord.AllowedMentions.none())
+                      allowed_mentions=discord.AllowedMentions.none())
         return True
 
     async def click(self, interaction: discord.Interaction, table: Table, control: ControlId) -> None:

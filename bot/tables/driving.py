@@ -277,7 +277,7 @@ class Driving:
         try:
             try:
                 if not await self.db.clicks.route(interaction.id, table_id, self.leases.holder,
-                                                 json.dumps(payload), holder):
+                                                  json.dumps(payload), holder):
                     return  # routed before (never twice)
             except Exception:
                 log.exception("table %s: routing a click to %s failed", table_id, holder)

@@ -457,7 +457,7 @@ class Lobby:
             expires = now() + self.core.config.lobby_timeout_seconds
             try:
                 await self.core.save_table(table, status="lobby", lobby_message_id=None,
-                                       seats=[seat.to_json() for seat in seats], lobby_expires_at=expires)
+                                           seats=[seat.to_json() for seat in seats], lobby_expires_at=expires)
             except Exception:
                 log.exception("table %s: a rematch could not be saved", table.id)
                 raise Refused(_("The rematch could not be saved, so nothing changed. Please try again."))

@@ -183,8 +183,9 @@ def table_embed(table: Table, ui: GameUI, *, picture: bool = False) -> discord.E
     lines = []
     between_rounds = table.pause_until is not None and not ui.deciding(view)
     if view.get("outcome") is None and between_rounds:
+        when = f"<t:{int(table.pause_until or 0)}:R>"
         lines.append(_("Round {round} is over · the next round starts {when} (or when everyone clicks "
-                       "**Next round**)").format(round=table.rounds_done(), when=f"<t:{int(table.pause_until or 0)}:R>"))
+                       "**Next round**)").format(round=table.rounds_done(), when=when))
     elif view.get("outcome") is None:
         acting = ", ".join(f"**{names[s]}**" for s in view["to_act"])
         if table.deadline is not None and any(not table.seats[s].auto for s in view["to_act"]):
@@ -306,7 +307,8 @@ def hand_shown(table: Table, ui: GameUI, seat: int) -> HandShown:
         content += "\n💤 " + _("You are marked away: the AI plays for you until you click **I'm back**.")
     if between_rounds and view.get("outcome") is None:
         content += "\n⏸️ " + _("Round {round} is over (its result is in {channel}). The next round starts {when}.").format(
-            round=table.rounds_done(), channel=f"<#{table.play_channel_id}>", when=f"<t:{int(table.pause_until or 0)}:R>")
+            round=table.rounds_done(), channel=f"<#{table.play_channel_id}>",
+            when=f"<t:{int(table.pause_until or 0)}:R>")
     over = view.get("outcome") is not None or between_rounds
     controls = discord.ui.View(timeout=None)
     material: tuple = (image, over, away)

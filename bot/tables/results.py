@@ -117,7 +117,8 @@ class Results:
             outcome = state.outcome()
             names = played.names()
             with i18n.language(table.language):
-                paid = ledger.settlement(outcome, stake=played.stake, ga_stake=played.ga_stake)  # as the ledger writes it
+                # the chips as the ledger writes them
+                paid = ledger.settlement(outcome, stake=played.stake, ga_stake=played.ga_stake)
                 embed = messages.result_embed(played, ui, outcome, names, paid)
                 closed = table.closed is not None and table.game_id == game_id
                 if closed:  # an admin closed the table before the chips were recorded, or after
