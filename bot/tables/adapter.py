@@ -149,7 +149,7 @@ class GameUI:
     #: keys of buttons that are card-selection helpers rather than moves
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
     #: the first player is drawn (Concan): the table seats the players in a drawn order at every
-    #: start, a Rematch included, and seat 0 starts (see ``LobbyFlow._seat_players``)
+    #: start, a Rematch included, and seat 0 starts (see ``Lobby._seat_players``)
     seats_drawn: bool = False
 
     #: the values of :attr:`phrases` that are amounts in stake units (Tứ Sắc's "each loser
