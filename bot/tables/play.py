@@ -21,7 +21,7 @@ from .core import Refused, log, now
 from .model import Table
 from .retry import retry_delay
 from .showing import ShowFlow
-from .thinking import level_of, quick_choice
+from bot.ai.levels import level_of, quick_choice
 
 # A click is answered with its result in one call unless the table is busy this long.
 ACKNOWLEDGE_WITHIN = 1.0

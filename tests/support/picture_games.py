@@ -3,6 +3,7 @@ picture tests."""
 
 from __future__ import annotations
 
+from bot.ai.levels import normal
 from bot.tables.adapter import Settlement
 from bot.tables.model import Seat, Table
 from cogs.chan import ChanUI
@@ -40,7 +41,7 @@ def pictures_of_a_game(game: str, players: int, seed: int = 3):
         if move % 17 == 0:
             views.append(state.view(None))
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat))
+        state.apply(seat, normal(state.name, state.view(seat)))
     assert state.is_over
     final = state.view(None)
     for view in views[:: max(1, len(views) // 6)] + [views[-1]]:
