@@ -10,7 +10,7 @@ interval, the mean result in stake units per game (``--mode round`` for Chinchó
 margin per round) and its decision time p50/p99 (the CPU time of the policy's call; building the
 view is the engine's). ``--json`` prints one JSON object per policy instead. ``--mode``: ``game``
 (default; for Chinchón and Concan the whole match), ``round`` (Chinchón and Concan: one round),
-``match`` (the same as ``game``). The logic is :mod:`bot.games.arena`.
+``match`` (the same as ``game``). The logic is :mod:`benchmarks.ai.arena`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from multiprocessing import Pool
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bot.games import REGISTRY  # noqa: E402
-from bot.games.arena import POLICIES, play_deal, tally  # noqa: E402
+from benchmarks.ai.arena import POLICIES, play_deal, tally  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -83,7 +83,7 @@ from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_
 from bot.app import create_bot  # noqa: E402
 from bot.backends import is_postgres  # noqa: E402
 from bot.config import load  # noqa: E402
-from bot.tables.thinking import LEVELS  # noqa: E402
+from bot.ai.levels import LEVELS  # noqa: E402
 from tests.support.simhelpers import Players, buttons, dm, emit_component, play_channel, warm_every_deck  # noqa: E402
 
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")

@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from PIL import Image  # noqa: E402
 
 from bot import ledger  # noqa: E402
+from bot.ai.levels import normal  # noqa: E402
 from bot.tables.model import Seat, Table  # noqa: E402
 from rendering import IMAGE_FORMAT, fonts, warm_sprites  # noqa: E402
 from rendering.table import render_rows  # noqa: E402
@@ -72,7 +73,7 @@ def new_state(ui, players: int, seed: int):
 
 def play_ai(ui, state) -> None:
     seat = state.to_act[0]
-    state.apply(seat, ui.ai_action(state, seat))
+    state.apply(seat, normal(state.name, state.view(seat)))
 
 
 def mid_game_pictures(game: str, players: int, seed: int, moves: int) -> list:

@@ -55,7 +55,7 @@ class Config:
     # channel and no DMs, runs so.
     hands_by_dm: bool = True
     # The AI level of a new table when neither /<game> new nor the server says: "easy" (the
-    # plain rule player) or "normal" (each game's AI, bot/tables/thinking.py).
+    # plain rule player) or "normal" (each game's AI, bot/ai/levels.py).
     ai_level: str = "normal"
     # Consecutive turn timeouts after which a seat is marked away and played by the AI.
     away_after_timeouts: int = 2

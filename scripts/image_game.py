@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from bot import ledger
+from bot.ai.levels import normal
 from bot.app import EXTENSIONS
 from bot.db import Database
 from bot import ledger
@@ -57,7 +58,7 @@ async def play(db: Database, ui: GameUI, number: int) -> str:
     moves = 0
     while not state.is_over:
         seat = state.to_act[0]
-        action = ui.ai_action(state, seat)
+        action = normal(state.name, state.view(seat))
         state.apply(seat, action)
         await db.append_action(game_id, moves, seat, action)
         moves += 1

@@ -193,11 +193,6 @@ class GameUI:
         return {}
 
     # ---- AI
-    def ai_action(self, state: Any, seat: int) -> str:
-        """The ``normal`` AI's move (the table plays each AI seat at its level:
-        :mod:`bot.tables.thinking`)."""
-        raise NotImplementedError
-
     def person_action(self, view: dict) -> str | None:
         """What a person's seat does when his time runs out or while he is away, where a game
         must not let the AI decide for him (spending chips on a buy-back); None: the AI plays

@@ -21,7 +21,7 @@ from .commands import AI_LEVEL, LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
 from .names import safe_name
-from .thinking import level_of
+from bot.ai.levels import level_of
 
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
 

@@ -9,6 +9,7 @@ import asyncio
 import discord
 
 from bot import i18n
+from bot.ai.levels import level_of, quick_choice
 from bot.db import LeaseLost
 from bot.games.base import Event
 from bot.i18n import _
@@ -21,7 +22,6 @@ from .notices import Notices
 from .results import Results
 from .retry import retry_delay
 from .showing import Showing
-from .thinking import level_of, quick_choice
 
 
 class Play:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import i18n
 from .commands import MAX_STAKE
-from .thinking import known_level
+from bot.ai.levels import known_level
 
 if TYPE_CHECKING:
     from bot.config import Config

@@ -7,7 +7,7 @@ import pytest
 from bot.games import french
 from bot.games.base import Event, IllegalAction, Phrase
 from bot.games.french import FULL_DECK, parse_cards
-from bot.games.phom import GAME, PHRASES, arrange, best_points, is_phom, is_u
+from bot.games.phom.game import GAME, PHRASES, arrange, best_points, is_phom, is_u
 
 # --------------------------------------------------------------------------------------------
 # helpers

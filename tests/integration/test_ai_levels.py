@@ -11,7 +11,8 @@ import json
 import pytest
 from simcord.backend.errors import OptionError
 
-from bot.tables import messages, thinking
+from bot.ai import levels
+from bot.tables import messages
 from tests.support.simhelpers import Players, dm, let_the_clock_play, play_channel, quick_move, start_table, table_of
 
 
@@ -20,13 +21,13 @@ def spy(monkeypatch):
     """Every level's decision recorded as (level, seat), the moves unchanged."""
     calls: list[tuple[str, int]] = []
     for level in ("easy", "normal"):
-        real = getattr(thinking, level)
+        real = getattr(levels, level)
 
         def recorded(game, view, real=real, level=level):
             calls.append((level, view["seat"]))
             return real(game, view)
 
-        monkeypatch.setattr(thinking, level, recorded)
+        monkeypatch.setattr(levels, level, recorded)
     return calls
 
 

@@ -11,9 +11,10 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.ai.levels import normal
 from bot.games.base import IllegalAction
-from bot.games import concan
-from bot.games.concan import GAME, PACK
+from bot.games.concan import game as concan
+from bot.games.concan.game import GAME, PACK
 from cogs.concan import ConcanUI
 from tests.support.simhelpers import (buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               select_id, select_options, start_table, table_of)
@@ -222,7 +223,7 @@ def test_quick_select_then_any_enabled_move_is_accepted(players, seed):
                 trial.apply(seat, action)
             except IllegalAction as exc:
                 raise AssertionError(f"{spec.key}: {action} refused: {exc}") from None
-        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.6 else
+        state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.6 else
                     ui.action_for(rng.choice(moves).key, view, selection))
 
 

@@ -4,6 +4,7 @@ picture tests."""
 from __future__ import annotations
 
 from bot import ledger
+from bot.ai.levels import normal
 from bot.tables.model import Seat, Table
 from cogs.chan import ChanUI
 from cogs.chinchon import ChinchonUI
@@ -40,7 +41,7 @@ def pictures_of_a_game(game: str, players: int, seed: int = 3):
         if move % 17 == 0:
             views.append(state.view(None))
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat))
+        state.apply(seat, normal(state.name, state.view(seat)))
     assert state.is_over
     final = state.view(None)
     for view in views[:: max(1, len(views) // 6)] + [views[-1]]:

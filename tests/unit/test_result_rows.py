@@ -10,6 +10,7 @@ import re
 import pytest
 
 from bot import i18n, ledger
+from bot.ai.levels import normal
 from bot.i18n import number
 from bot.tables.adapter import chips, round_points
 from bot.tables.messages import result_embed
@@ -31,7 +32,7 @@ def finished(game: str, players: int, seed: int, options: dict | None = None):
     state = ui.game.new(players, seed=seed, options=ui.engine_options(ui.table_options(options, stake=1)))
     while not state.is_over:
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(state.legal_actions(seat)))
+        state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.5 else rng.choice(state.legal_actions(seat)))
     return ui, state
 
 

@@ -1,9 +1,9 @@
-"""The AI levels a table plays at (bot/tables/thinking.py): easy and normal; a table, a server
+"""The AI levels a table plays at (bot/ai/levels.py): easy and normal; a table, a server
 setting or a config saved at ``strong`` (removed in issue #37) plays as normal."""
 
 from __future__ import annotations
 
-from bot.tables.thinking import LEVELS, known_level, level_of
+from bot.ai.levels import LEVELS, known_level, level_of
 
 
 def test_the_levels_are_easy_and_normal():

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from ..i18n import N_
-from .base import Note, Outcome, Phrase, Transfer, outcome_from_transfers
-from .tosom import CC, KIND_INDEX, KINDS, RANKS, SUITS, is_red, parse_card, parse_cards, sort_cards
+from bot.i18n import N_
+from bot.games.base import Note, Outcome, Phrase, Transfer, outcome_from_transfers
+from bot.games.tosom import CC, KIND_INDEX, KINDS, RANKS, SUITS, is_red, parse_card, parse_cards, sort_cards
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
 #: marked for translation: the UI shows them in the reader's language. The values ``how`` and

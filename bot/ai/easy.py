@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .base import ai_chooser
-from .chinchon_cards import JOKER as CHINCHON_JOKER, get_pack
-from .chinchon_melds import deadwood
-from .concan_melds import card_penalty, is_joker_token
-from .french import JOKER as CONCAN_JOKER
-from .phom_melds import card_points
+from bot.games.base import ai_chooser
+from bot.games.chinchon.cards import JOKER as CHINCHON_JOKER, get_pack
+from bot.games.chinchon.melds import deadwood
+from bot.games.concan.melds import card_penalty, is_joker_token
+from bot.games.french import JOKER as CONCAN_JOKER
+from bot.games.phom.melds import card_points
 
 
 def _verbs(legal: list[str]) -> dict[str, list[str]]:

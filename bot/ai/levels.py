@@ -1,7 +1,7 @@
 """How an AI seat decides, at its table's level (issue #28).
 
-- ``easy``: the plain rule player (:data:`bot.games.simple_ai.SIMPLE`),
-- ``normal``: each game's AI (``bot.games.<game>_ai.choose``).
+- ``easy``: the plain rule player (:data:`bot.ai.easy.SIMPLE`),
+- ``normal``: each game's own AI (``bot.games.<game>.ai.choose``, in :data:`NORMAL`).
 
 Both take about 0.1 ms, so they run on the event loop. Every level decides from the seat's
 view (``state.view(seat)``) only.
@@ -13,15 +13,24 @@ issue #37) plays on as ``normal``.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import Any, Callable
 
-from bot.games.simple_ai import SIMPLE
+from bot.ai.easy import SIMPLE
+from bot.games.chan import ai as chan_ai
+from bot.games.chinchon import ai as chinchon_ai
+from bot.games.concan import ai as concan_ai
+from bot.games.phom import ai as phom_ai
+from bot.games.tusac import ai as tusac_ai
 
 LEVELS = ("easy", "normal")
 DEFAULT_LEVEL = "normal"
 #: levels that are no more, and the level that plays in their place
 RETIRED_LEVELS = {"strong": "normal"}
+#: each game's normal AI: ``choose(view) -> action``
+NORMAL: dict[str, Callable[[dict[str, Any]], str]] = {
+    "phom": phom_ai.choose, "chan": chan_ai.choose, "tusac": tusac_ai.choose,
+    "chinchon": chinchon_ai.choose, "concan": concan_ai.choose,
+}
 
 
 def easy(game: str, view: dict[str, Any]) -> str:
@@ -29,7 +38,7 @@ def easy(game: str, view: dict[str, Any]) -> str:
 
 
 def normal(game: str, view: dict[str, Any]) -> str:
-    return importlib.import_module(f"bot.games.{game}_ai").choose(view)
+    return NORMAL[game](view)
 
 
 def known_level(level: Any) -> str | None:
@@ -50,4 +59,4 @@ def quick_choice(game: str, level: str, view: dict[str, Any]) -> str:
     return easy(game, view) if level == "easy" else normal(game, view)
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "RETIRED_LEVELS", "easy", "known_level", "level_of", "normal", "quick_choice"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "NORMAL", "RETIRED_LEVELS", "easy", "known_level", "level_of", "normal", "quick_choice"]

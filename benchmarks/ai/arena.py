@@ -4,7 +4,7 @@
 A *policy* is a function of one seat's view (``state.view(seat)``) that returns one of the
 view's legal actions: it never sees the state. ``policy(game, name, rng)`` builds one:
 ``random`` (uniform among the legal actions), ``simple`` (the plain rule player,
-:mod:`.simple_ai`) or ``normal`` (the game's AI, ``<game>_ai.choose``).
+:mod:`bot.ai.easy`) or ``normal`` (the game's AI, :data:`bot.ai.levels.NORMAL`).
 
 Duplicate deals: a deal is a seed (the engines deal every round of a match, and every
 reshuffle, from it), replayed once per *lineup*: with policies ``a, b`` at ``n`` seats, policy
@@ -24,15 +24,15 @@ played as a one-round set (``rounds=1``), settled by the engine.
 from __future__ import annotations
 
 import gc
-import importlib
 import math
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import REGISTRY
-from .simple_ai import SIMPLE
+from bot.ai.levels import NORMAL
+from bot.games import REGISTRY
+from bot.ai.easy import SIMPLE
 
 Policy = Callable[[dict[str, Any]], str]
 
@@ -47,7 +47,7 @@ def policy(game: str, name: str, rng: random.Random) -> Policy:
     if name == "simple":
         return SIMPLE[game]
     if name == "normal":
-        return importlib.import_module(f"bot.games.{game}_ai").choose
+        return NORMAL[game]
     raise ValueError(f"unknown policy {name!r}: choose from {', '.join(POLICIES)}")
 
 

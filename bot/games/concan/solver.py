@@ -17,9 +17,9 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable
 
-from .concan_melds import (RANK_NO, RANK_VALUE, RUN_CODES, RUN_PREFIX, MeldSpec, hand_cards, interpret,
+from bot.games.concan.melds import (RANK_NO, RANK_VALUE, RUN_CODES, RUN_PREFIX, MeldSpec, hand_cards, interpret,
                            is_joker_token, run_spec, set_spec, split_hand, suit_order)
-from .french import JOKER, SUITS, parse_card, sort_key
+from bot.games.french import JOKER, SUITS, parse_card, sort_key
 
 # The search. The hand's distinct natural cards are ordered by suit then rank, and a hand is an integer
 # with two bits per card (its count, 0–2: two packs). A memoised search takes the first

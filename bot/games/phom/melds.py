@@ -23,7 +23,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from .french import RANKS, SUITS, parse_cards, sort_key
+from bot.games.french import RANKS, SUITS, parse_cards, sort_key
 
 # Card ids for the solver: id = (rank - 1) * 4 + suit index, so sorting ids sorts by
 # (rank, suit); the next card of a run is id + 4; the point value is id // 4 + 1.

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .chinchon_cards import JOKER, Pack, hand_mask, indices, mask_value
-from .chinchon_melds import Meld, arrangement, best_melds, is_chinchon_mask, penalty
+from bot.games.chinchon.cards import JOKER, Pack, hand_mask, indices, mask_value
+from bot.games.chinchon.melds import Meld, arrangement, best_melds, is_chinchon_mask, penalty
 
 # A closer's meld on the table: ("run", suit, lo, hi, joker) or ("set", pos, real suits4, size,
 # joker); ``joker``: it holds one (a meld holds one at most).

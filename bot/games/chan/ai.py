@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ai_chooser, copy_token
-from .chan_count import tally, tally_count, tally_minus, tally_waits
-from .tosom import KIND_INDEX, is_red
+from bot.games.base import ai_chooser, copy_token
+from bot.games.chan.count import tally, tally_count, tally_minus, tally_waits
+from bot.games.tosom import KIND_INDEX, is_red
 
 
 def _discard_key(t_hand: tuple[int, ...], t_all: tuple[int, ...], kind: str):

@@ -1,6 +1,6 @@
 """Concan's table: the melds laid (``TableMeld``) and the moves that lay cards on it.
 
-``TablePlay`` is the part of :class:`~bot.games.concan.ConcanState` that plays the moves
+``TablePlay`` is the part of :class:`~bot.games.concan.game.ConcanState` that plays the moves
 between the draw and the discard (open, meld, lay off, swap a joker, announce one) and decides
 which of them (and which ``take`` before opening) are legal: concan.md "Play" 3–6. It is a
 mixin written against the state's attributes (declared below) and three of its methods:
@@ -29,12 +29,12 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Iterable, Sequence
 
-from ..i18n import _
-from .base import Event, IllegalAction, NotACard, split_groups
-from .concan_melds import (RANK_NO, RUN_CODES, MeldSpec, is_joker_token, meld_token, not_a_card, parse_token,
+from bot.i18n import _
+from bot.games.base import Event, IllegalAction, NotACard, split_groups
+from bot.games.concan.melds import (RANK_NO, RUN_CODES, MeldSpec, is_joker_token, meld_token, not_a_card, parse_token,
                            resolve_meld, run_spec, set_spec, token_identity, which_joker)
-from .concan_solver import solve
-from .french import JOKER, SUITS, sort_key
+from bot.games.concan.solver import solve
+from bot.games.french import JOKER, SUITS, sort_key
 
 
 @dataclass

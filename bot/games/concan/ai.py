@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ai_chooser
-from .concan_melds import RANK_NO, card_penalty, is_joker_token, token_identity
-from .concan_solver import best_melds
-from .concan_table import fits_table, table_from_view
-from .french import JOKER, sort_key
+from bot.games.base import ai_chooser
+from bot.games.concan.melds import RANK_NO, card_penalty, is_joker_token, token_identity
+from bot.games.concan.solver import best_melds
+from bot.games.concan.table import fits_table, table_from_view
+from bot.games.french import JOKER, sort_key
 
 
 def _opened(view: dict[str, Any]) -> bool:

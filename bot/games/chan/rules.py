@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..i18n import _
-from .base import IllegalAction
-from .chan_count import Count, count, tally, tally_minus, tally_plus, tally_waits, trash_kinds
-from .tosom import SUITS, is_ca, sort_cards
+from bot.i18n import _
+from bot.games.base import IllegalAction
+from bot.games.chan.count import Count, count, tally, tally_minus, tally_plus, tally_waits, trash_kinds
+from bot.games.tosom import SUITS, is_ca, sort_cards
 
 
 def _free(counts: Counter, kind: str) -> bool:

@@ -17,8 +17,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-from ..i18n import C_, pgettext
-from .base import NotACard
+from bot.i18n import C_, pgettext
+from bot.games.base import NotACard
 
 COLOURS = "RYGW"
 PIECES = "KAERCNP"

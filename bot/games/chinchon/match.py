@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import N_, _
-from .base import Event, IllegalAction, MatchOfRounds, Note, Outcome, Phrase, outcome_dict, pot_outcome
+from bot.i18n import N_, _
+from bot.games.base import Event, IllegalAction, MatchOfRounds, Note, Outcome, Phrase, outcome_dict, pot_outcome
 
 #: A result's note (English, translated where it is shown; "chinchón" is a native word).
 BOUGHT_BACK = N_("bought back")

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Sequence
 
-from ..i18n import _
-from .base import IllegalAction, NotACard, or_list
-from .french import JOKER, RANKS, SUITS, parse_card
+from bot.i18n import _
+from bot.games.base import IllegalAction, NotACard, or_list
+from bot.games.french import JOKER, RANKS, SUITS, parse_card
 
 RANK_NO = {r: i + 1 for i, r in enumerate(RANKS)}  # A 1 … K 13
 SUIT_NO = {s: i for i, s in enumerate(SUITS)}

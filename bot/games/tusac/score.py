@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..i18n import N_
-from .base import Note, Outcome, Phrase, Transfer, outcome_from_transfers
-from .tusac_sets import KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, payment, private_value, set_value
+from bot.i18n import N_
+from bot.games.base import Note, Outcome, Phrase, Transfer, outcome_from_transfers
+from bot.games.tusac.sets import KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, payment, private_value, set_value
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
 #: marked for translation: the UI shows them in the reader's language. ``meld`` is a native

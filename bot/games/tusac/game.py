@@ -48,11 +48,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Sequence
 
-from ..i18n import N_, _
-from .base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Outcome, deal, outcome_dict,
+from bot.i18n import N_, _
+from bot.games.base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Outcome, deal, outcome_dict,
                    pack_order)
-from .tusac_score import PHRASES, Meld, block_value, settle_drawn, settle_win, won_with
-from .tusac_sets import (CODES, FULL_PACK, arrange, card_name, counts_of, free_count, glyph, hand_value, khaps_of,
+from bot.games.tusac.score import PHRASES, Meld, block_value, settle_drawn, settle_win, won_with
+from bot.games.tusac.sets import (CODES, FULL_PACK, arrange, card_name, counts_of, free_count, glyph, hand_value, khaps_of,
                          melds_with, outs, pair_exempt, parse_card, parse_cards, payment, set_value, sort_cards,
                          trash_after, trash_cards, trash_codes, trash_count, trash_of, worst_codes)
 

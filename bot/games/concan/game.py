@@ -83,14 +83,14 @@ import random
 from collections import Counter
 from typing import Any, Sequence
 
-from ..i18n import N_, _
-from .base import (Event, Game, IllegalAction, MatchOfRounds, NotACard, Outcome, Phrase, deal, outcome_dict,
+from bot.i18n import N_, _
+from bot.games.base import (Event, Game, IllegalAction, MatchOfRounds, NotACard, Outcome, Phrase, deal, outcome_dict,
                    pot_outcome, reshuffle_rng, round_rng, split_action)
-from .concan_melds import (MeldSpec, card_penalty, hand_penalty, is_joker_token, meld_value, not_a_card,
+from bot.games.concan.melds import (MeldSpec, card_penalty, hand_penalty, is_joker_token, meld_value, not_a_card,
                            token_identity)
-from .concan_solver import best_melds, best_opening, solve, split_choices, split_opening
-from .concan_table import TableMeld, TablePlay
-from .french import FULL_DECK, JOKER, parse_card, sort_key
+from bot.games.concan.solver import best_melds, best_opening, solve, split_choices, split_opening
+from bot.games.concan.table import TableMeld, TablePlay
+from bot.games.french import FULL_DECK, JOKER, parse_card, sort_key
 
 #: Every phrase key this engine emits, with an English template ({name}: a seat's name), marked
 #: for translation: the UI shows them in the reader's language.
@@ -123,7 +123,7 @@ MAX_TURNS = 300
 class ConcanState(TablePlay, MatchOfRounds):
     """A set of Concan rounds. Seats play in order 0, 1, ..., N-1, 0, ...; the moves between
     the draw and the discard (open, meld, layoff, swap, announce) are
-    :class:`~bot.games.concan_table.TablePlay`'s."""
+    :class:`~bot.games.concan.table.TablePlay`'s."""
 
     name, title = "concan", "Concan"
     max_players = 6

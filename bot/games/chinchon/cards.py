@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .base import NotACard
+from bot.games.base import NotACard
 
 JOKER = "JK"
 HAND_SIZE = 7

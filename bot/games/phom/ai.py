@@ -21,9 +21,9 @@ import math
 from itertools import combinations
 from typing import Any
 
-from .base import ai_chooser
-from .french import RANKS, sort_key
-from .phom_melds import CARD_CODE, CARD_ID, card_points, points_after_sends, send_plan, send_targets, solve
+from bot.games.base import ai_chooser
+from bot.games.french import RANKS, sort_key
+from bot.games.phom.melds import CARD_CODE, CARD_ID, card_points, points_after_sends, send_plan, send_targets, solve
 
 _POTENTIAL_WEIGHT = 2.5  # points per live out kept in a leftover pair/near-run
 

@@ -43,13 +43,13 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from ..i18n import N_, _, ngettext
-from .base import Event, Game, IllegalAction, NotACard, Phrase, pack_order, reshuffle_rng, round_rng, split_action
-from .chinchon_cards import HAND_SIZE, JOKER, PACKS, Pack, get_pack, hand_mask
-from .chinchon_melds import (UNIT, Arrangement, arrange, arrangement, can_close, close_cards, closable, deadwood,
+from bot.i18n import N_, _, ngettext
+from bot.games.base import Event, Game, IllegalAction, NotACard, Phrase, pack_order, reshuffle_rng, round_rng, split_action
+from bot.games.chinchon.cards import HAND_SIZE, JOKER, PACKS, Pack, get_pack, hand_mask
+from bot.games.chinchon.melds import (UNIT, Arrangement, arrange, arrangement, can_close, close_cards, closable, deadwood,
                              is_chinchon)
-from .chinchon_match import BOUGHT_BACK, ChinchonMatch
-from .chinchon_scoring import score_round
+from bot.games.chinchon.match import BOUGHT_BACK, ChinchonMatch
+from bot.games.chinchon.scoring import score_round
 
 #: The engine's phrases: key -> English template marked for translation ({closer}, {player},
 #: {winner}...: seats, named by the UI in the reader's language).

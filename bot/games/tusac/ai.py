@@ -17,8 +17,8 @@ from collections import Counter
 
 from typing import Any
 
-from .base import ai_chooser
-from .tusac_sets import CODES, outs, private_value, sort_key, trash_after, worst_codes
+from bot.games.base import ai_chooser
+from bot.games.tusac.sets import CODES, outs, private_value, sort_key, trash_after, worst_codes
 
 
 def unseen(view: dict[str, Any]) -> Counter:

@@ -34,9 +34,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .base import ai_chooser
-from .chinchon_cards import JOKER, get_pack, hand_mask, indices
-from .chinchon_melds import close_cards, melded_weight, penalty, unmatched
+from bot.games.base import ai_chooser
+from bot.games.chinchon.cards import JOKER, get_pack, hand_mask, indices
+from bot.games.chinchon.melds import close_cards, melded_weight, penalty, unmatched
 
 _PAIR_WEIGHT = 1.5  # points per live card that would meld two unmatched cards
 _SINGLE_WEIGHT = 0.25  # points per live card that would pair with an unmatched card

@@ -47,11 +47,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ..i18n import N_, _
-from .base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list,
+from bot.i18n import N_, _
+from bot.games.base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list,
                    deal, outcome_dict, outcome_from_transfers, pack_order, split_action)
-from .french import FULL_DECK, parse_card, parse_cards, sort_key
-from .phom_melds import (Arrangement, Points, arrange, best_points, canon_meld, card_points, culprit, eat_partners,
+from bot.games.french import FULL_DECK, parse_card, parse_cards, sort_key
+from bot.games.phom.melds import (Arrangement, Points, arrange, best_points, canon_meld, card_points, culprit, eat_partners,
                          feasible, find_phom, hand_arrangement, hand_is_u, is_phom, is_phom_codes, is_u, locked_cards,
                          meld_key, show_options, show_string)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, NamedTuple, Sequence
 
-from .chinchon_cards import HAND_SIZE, JOKER, JOKER_VALUE, Pack, get_pack, hand_mask, indices, split_cards
+from bot.games.chinchon.cards import HAND_SIZE, JOKER, JOKER_VALUE, Pack, get_pack, hand_mask, indices, split_cards
 
 UNIT = 1000
 

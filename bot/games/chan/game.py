@@ -46,13 +46,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..i18n import N_, _
-from .base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Outcome, deal, outcome_dict,
+from bot.i18n import N_, _
+from bot.games.base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Outcome, deal, outcome_dict,
                    pack_order)
-from .chan_count import (FACTORS, PHRASES, Count, Win, count, is_win, partition, score_win, settle_draw,
+from bot.games.chan.count import (FACTORS, PHRASES, Count, Win, count, is_win, partition, score_win, settle_draw,
                          settle_win, tally, tally_plus, tally_win, waits, win_factors)
-from .chan_rules import HandRules
-from .tosom import CC, FULL_DECK, is_ca, is_red, parse_card, parse_cards, sort_cards, vi_name
+from bot.games.chan.rules import HandRules
+from bot.games.tosom import CC, FULL_DECK, is_ca, is_red, parse_card, parse_cards, sort_cards, vi_name
 
 # Event texts: native words (chắn, cạ, ù, chíu ù) stay as they are; English ones are marked
 # here and translated where they are shown.
