@@ -96,7 +96,7 @@ class Clicks:
             if table is None:
                 return
         if control.kind == "lobby":
-            await self.lobby.click(interaction, table, control.key)
+            await self.lobby.click(interaction, table, control.key, values)
         elif control.kind == "table":
             await self.table_click(interaction, table, control.key)
         elif control.kind == "admin":

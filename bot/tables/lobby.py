@@ -14,13 +14,14 @@ from bot import i18n
 from bot.backends import database_failure
 from bot.db import LeaseLost
 from bot.i18n import _, ngettext, pgettext
+from bot.permissions import may_administer
 
 from .adapter import GameUI
 from .commands import common_options
 from .core import Core, Refused, database_away, log, now, reply
+from .messages import host_name, seat_value
 from .model import Seat, Table
-from .notices import POSTED, Notices
-from .outbox import Draft, Slot
+from .notices import Notices
 from .people import People
 from .play import Play
 from .retry import retry_delay
@@ -127,7 +128,7 @@ class Lobby:
         table = await self.new_table(guild_id=interaction.guild.id, channel_id=channel_id, game=game,
                                      options=options, host=host, guild_name=interaction.guild.name)
         await self._post_lobby(interaction, table)
-        self._check_dms(interaction, table)
+        self.notices.welcome(interaction, table)
 
     async def new_table(self, *, guild_id: int, channel_id: int, game: str, options: dict[str, Any], host: Seat,
                         guild_name: str | None) -> Table:
@@ -180,29 +181,6 @@ class Lobby:
             slot.answering -= 1
             self.core.presenter(table).touch("lobby")
 
-    def _check_dms(self, interaction: discord.Interaction, table: Table) -> None:
-        """A player learns at once, not at the deal, when his DMs are closed to the bot (and how
-        to play without them); the others get a word that their hand will arrive there."""
-        user = interaction.user
-
-        async def build(slot: Slot) -> Draft:
-            with i18n.language(await self.people.dm_language(user.id)):
-                text = _("You sit at **{game}** table #{table} in {server} · {channel}: your hand will arrive "
-                         "here when the game starts.").format(game=self.core.ui_of(table).game.title, table=table.id,
-                                                              server=table.guild_name or "",
-                                                              channel=f"<#{table.channel_id}>")
-            return Draft(text, content=text)
-
-        async def closed(slot: Slot) -> None:
-            with i18n.language(await self.people.dm_language(user.id)):
-                await interaction.followup.send(_(
-                    "I can't send you DMs (your privacy settings close them to the bot). You can still play: when "
-                    "the game starts, press **My hand** on the table message to see your hand and play privately. "
-                    "To get your hand by DM, allow direct messages from server members."), ephemeral=True)
-
-        self.core.presenter(table).add(Slot(f"welcome:{user.id}", build, user_id=user.id, once=True, order=POSTED,
-                                       closed=closed))
-
     def arm_expiry(self, table: Table) -> None:
         if table.lobby_timer is not None:
             table.lobby_timer.cancel()
@@ -237,9 +215,11 @@ class Lobby:
                                         minutes).format(n=minutes)
         self.core.presenter(table).touch("lobby")
 
-    async def click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
+    async def click(self, interaction: discord.Interaction, table: Table, key: str,
+                    values: list[str] | None = None) -> None:
         ui = self.core.ui_of(table)
         user = interaction.user
+        removed: Seat | None = None
         async with table.lock:
             if key == "cancel" and table.status == "playing" and self.showing.cancellable(table):
                 return await self._cancel_unseen_game(interaction, table)
@@ -264,16 +244,18 @@ class Lobby:
                     else:
                         table.host_id = people[0]
             elif key == "ai":
-                if seat is None:
-                    raise Refused(_("Only seated players can add AI seats."))
+                await self._check_host_or_admin(interaction, table, _(
+                    "Only the host, {host}, or a game master can add AI seats to this table."))
                 if len(table.seats) >= table.max_seats:
                     raise Refused(_("This table is full."))
                 taken = {s.name for s in table.seats}
                 table.seats.append(Seat(None, next(f"AI {n}" for n in range(1, 10) if f"AI {n}" not in taken)))
+            elif key == "remove":
+                removed = await self._remove_seat(interaction, table, values)
             elif key in ("start", "cancel"):
                 if user.id != table.host_id:
                     raise Refused((_("Only the host, {host}, can start this table.") if key == "start" else
-                                   _("Only the host, {host}, can cancel this table.")).format(host=f"<@{table.host_id}>"))
+                                   _("Only the host, {host}, can cancel this table.")).format(host=host_name(table)))
                 if key == "cancel":
                     table.status = "cancelled"
                 elif len(table.seats) < ui.game.min_players:
@@ -300,13 +282,35 @@ class Lobby:
                 table.lobby_timer = None
             await self.showing.answer_lobby(interaction, table)
             if key == "join":
-                self._check_dms(interaction, table)
+                self.notices.welcome(interaction, table)
+            if removed is not None and removed.user_id is not None:
+                self.notices.tell_removed(table, removed.user_id)
+
+    async def _check_host_or_admin(self, interaction: discord.Interaction, table: Table, refusal: str) -> None:
+        """Refused unless the clicker hosts the table, or may administer its server (a game
+        master or a server admin: docs/playing.md, "Who may do what")."""
+        if interaction.user.id == table.host_id:
+            return
+        settings = await self.db.server_settings(table.guild_id)
+        if not may_administer(interaction, settings.get("gm_role")):
+            raise Refused(refusal.format(host=host_name(table)))
+
+    async def _remove_seat(self, interaction: discord.Interaction, table: Table, values: list[str] | None) -> Seat:
+        """The host (or a game master) takes back a seat of the lobby: an AI's, or a person's who
+        joined and went quiet (he is told privately). The host's own seat is left with Leave."""
+        await self._check_host_or_admin(interaction, table, _("Only the host, {host}, can remove a seat."))
+        wanted = (values or [""])[0]
+        index = next((i for i, s in enumerate(table.seats) if seat_value(s) == wanted and s.user_id != table.host_id),
+                     None)
+        if index is None:
+            raise Refused(_("That seat is not in this lobby any more; nothing changed."))
+        return table.seats.pop(index)
 
     async def _cancel_unseen_game(self, interaction: discord.Interaction, table: Table) -> None:
         """The host cancels a game whose table never reached Discord (caller holds the lock): it
         is aborted, no chip moves, and nobody is left at a table he cannot see."""
         if interaction.user.id != table.host_id:
-            raise Refused(_("Only the host, {host}, can cancel this table.").format(host=f"<@{table.host_id}>"))
+            raise Refused(_("Only the host, {host}, can cancel this table.").format(host=host_name(table)))
         assert table.game_id is not None  # (its game is dealt)
         with self.core.fenced(table):
             async with self.db.transaction():
@@ -438,9 +442,10 @@ class Lobby:
 
     async def rematch(self, interaction: discord.Interaction, table: Table) -> None:
         """A new lobby with the same seats, winner first: saved before anything is shown, then
-        shown as the answer to the click (the outbox posts it if that answer fails)."""
-        if table.seat_of(interaction.user.id) is None:
-            raise Refused(_("Only the players of this table can ask for a rematch."))
+        shown as the answer to the click (the outbox posts it if that answer fails). The host
+        asks for it (or a game master)."""
+        await self._check_host_or_admin(interaction, table, _(
+            "Only the host, {host}, or a game master can open a rematch of this table."))
         async with table.lock:
             if table.finishing:  # its result is shown, but that it finished is not saved yet
                 raise Refused(_("The end of this game is still being saved. Please try again in a moment."))

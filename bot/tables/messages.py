@@ -19,7 +19,7 @@ from bot.ledger import Settlement
 from .adapter import GameUI, HandImage, Selection, SelectSpec, chips
 from .commands import AI_LEVEL, LANGUAGE
 from .controls import ControlId, button, select
-from .model import Table
+from .model import Seat, Table
 from .names import safe_name
 from bot.ai.levels import level_of
 
@@ -32,6 +32,19 @@ def seat_label(table: Table, index: int) -> str:
     if seat.is_ai:
         return f"🤖 {name} · {level_name(table)}"
     return f"💤 {name}" if seat.away else name
+
+
+def host_name(table: Table) -> str:
+    """The host as the table's messages name him: his seat's name (a page that shows no
+    mention as a name, such as the local one, still reads a name), else a mention."""
+    host = next((seat for seat in table.seats if seat.user_id == table.host_id), None)
+    return safe_name(host.name) if host is not None else f"<@{table.host_id}>"
+
+
+def seat_value(seat: Seat) -> str:
+    """A lobby seat as the host's **Remove a seat** select names it (stable while others join
+    and leave): a person by his id, an AI by its name."""
+    return f"ai:{seat.name}" if seat.user_id is None else str(seat.user_id)
 
 
 def level_name(table: Table) -> str:
@@ -68,7 +81,7 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None, hands_by_d
     status = note or {"lobby": _("Waiting for players"), "cancelled": _("Cancelled"), "playing": _("Playing"),
                       "finished": _("Finished")}[table.status]
     embed.description = "\n".join([
-        _("**{status}** · host <@{host}>").format(status=status, host=table.host_id),
+        _("**{status}** · host {host}").format(status=status, host=host_name(table)),
         _("Stake **{chips}** · {seconds} per move · {seats}").format(
             chips=chips(table.stake), seconds=ngettext("{n} second", "{n} seconds", table.turn_seconds).format(
                 n=table.turn_seconds),
@@ -102,6 +115,11 @@ def lobby_view(table: Table, *, cancellable: bool = False) -> discord.ui.View:
         ("cancel", _("Cancel"), "danger", open_ or cancellable),
     ):
         view.add_item(button(ControlId("lobby", table.id, key), label, style=style, enabled=enabled))
+    removable = [seat for seat in table.seats if seat.user_id != table.host_id]
+    if open_ and removable:  # the host takes back an AI seat, or a person who went quiet
+        view.add_item(select(ControlId("lobby", table.id, "remove"), placeholder=_("Remove a seat…"), max_values=1,
+                             row=1, options=[discord.SelectOption(label=seat.name[:100], value=seat_value(seat))
+                                             for seat in removable]))
     return view
 
 

@@ -38,6 +38,41 @@ class Notices:
         return self.core.presenter(table).add(Slot(f"notice:{key}", build, channel_id=table.play_channel_id,
                                                    once=True, order=POSTED, fallback_channel_id=fallback(table)))
 
+    def welcome(self, interaction: discord.Interaction, table: Table) -> None:
+        """A player learns at once, not at the deal, when his DMs are closed to the bot (and how
+        to play without them); the others get a word that their hand will arrive there."""
+        user = interaction.user
+
+        async def build(slot: Slot) -> Draft:
+            with i18n.language(await self.people.dm_language(user.id)):
+                text = _("You sit at **{game}** table #{table} in {server} · {channel}: your hand will arrive "
+                         "here when the game starts.").format(game=self.core.ui_of(table).game.title, table=table.id,
+                                                              server=table.guild_name or "",
+                                                              channel=f"<#{table.channel_id}>")
+            return Draft(text, content=text)
+
+        async def closed(slot: Slot) -> None:
+            with i18n.language(await self.people.dm_language(user.id)):
+                await interaction.followup.send(_(
+                    "I can't send you DMs (your privacy settings close them to the bot). You can still play: when "
+                    "the game starts, press **My hand** on the table message to see your hand and play privately. "
+                    "To get your hand by DM, allow direct messages from server members."), ephemeral=True)
+
+        self.core.presenter(table).add(Slot(f"welcome:{user.id}", build, user_id=user.id, once=True, order=POSTED,
+                                       closed=closed))
+
+    def tell_removed(self, table: Table, user_id: int) -> None:
+        """A person the host removed from the lobby learns it privately (a DM), not by
+        finding his name gone."""
+        async def build(slot: Slot) -> Draft:
+            with i18n.language(await self.people.dm_language(user_id)):
+                text = _("The host removed you from **{game}** table #{table} in {server} before the game "
+                         "started. You may join another table.").format(
+                    game=self.core.ui_of(table).game.title, table=table.id, server=table.guild_name or "")
+            return Draft(text, content=text)
+
+        self.core.presenter(table).add(Slot(f"removed:{user_id}", build, user_id=user_id, once=True, order=POSTED))
+
     def notify_turns(self, table: Table) -> None:
         """Each person who has just become one of those to act is told so by a new message,
         which Discord notifies (an edit of his hand would not), unless he is looking at his

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from simcord.backend.errors import OptionError
 
-from tests.support.simhelpers import Players, buttons, dm, enabled, play_channel, private_texts
+from tests.support.simhelpers import (Players, buttons, dm, enabled, let_the_clock_play, play_channel, private_texts,
+                                      select_id, select_options, start_table, table_of)
 
 
 async def open_table(players: Players, **options):
@@ -31,14 +32,16 @@ async def test_lobby_buttons_and_seats(simcord_env):
     assert private_texts(again) == ["You are already seated at this table."]
 
     refused = await minh.click(lobby, label="Start")
-    assert private_texts(refused) == [f"Only the host, <@{lan.id}>, can start this table."]
+    assert private_texts(refused) == ["Only the host, lan, can start this table."]
     refused = await minh.click(lobby, label="Cancel")
     assert "Only the host" in private_texts(refused)[0]
 
     outsider_ai = await duc.click(lobby, label="Add AI")
-    assert private_texts(outsider_ai) == ["Only seated players can add AI seats."]
+    assert private_texts(outsider_ai) == ["Only the host, lan, or a game master can add AI seats to this table."]
+    seated_ai = await minh.click(lobby, label="Add AI")
+    assert private_texts(seated_ai) == private_texts(outsider_ai)
 
-    await minh.click(lobby, label="Add AI")
+    await lan.click(lobby, label="Add AI")
     lobby = players.channel.last_message
     assert "🤖 AI 1" in lobby.embeds[0].fields[0].value
     assert enabled(lobby) == {"Leave", "Start", "Cancel"}  # full: 3 of 3 seats
@@ -128,3 +131,45 @@ async def test_slash_options_show_the_limits_the_table_enforces(simcord_env, bot
     await lan.slash(players.channel, "phom new", turn_seconds=120)
     (table,) = env.bot.tables.tables.values()
     assert table.turn_seconds == 120
+
+
+async def test_only_the_host_or_a_game_master_adds_ai_and_removes_seats(simcord_env):
+    """docs/playing.md, "Who may do what": Add AI and removing a seat are the host's (or a game
+    master's); a player refused is told privately, and a person removed learns it by DM."""
+    players = Players(simcord_env, 3)
+    lan, minh, duc = players.members
+    lobby = await open_table(players, seats=4)
+    assert "host lan" in lobby.embeds[0].description and "<@" not in lobby.embeds[0].description
+    await minh.click(lobby, label="Join")
+    await duc.click(players.channel.last_message, label="Join")
+    await lan.click(players.channel.last_message, label="Add AI")
+    lobby = players.channel.last_message
+    assert select_options(lobby, "remove") == {str(minh.id): "minh", str(duc.id): "duc", "ai:AI 1": "AI 1"}
+
+    refused = await minh.select(lobby, ["ai:AI 1"], custom_id=select_id(lobby, "remove"))
+    assert private_texts(refused) == ["Only the host, lan, can remove a seat."]
+    assert "AI 1" in players.channel.last_message.embeds[0].fields[0].value
+
+    await lan.select(lobby, ["ai:AI 1"], custom_id=select_id(lobby, "remove"))
+    await lan.select(players.channel.last_message, [str(duc.id)], custom_id=select_id(lobby, "remove"))
+    await simcord_env.settle()
+    seated = players.channel.last_message.embeds[0].fields[0].value
+    assert "AI 1" not in seated and "duc" not in seated and "minh" in seated
+    assert "The host removed you from **Phỏm** table" in duc.user.dm_channel.last_message.content
+
+    game_master = players.admin("gm")
+    await game_master.click(players.channel.last_message, label="Add AI")
+    assert "AI 1" in players.channel.last_message.embeds[0].fields[0].value
+
+
+async def test_a_rematch_is_the_hosts(simcord_env):
+    """A seated player who is not the host is refused the rematch, privately; the host opens it."""
+    players = await start_table(simcord_env, "phom", 2, 0, turn_seconds=30)
+    lan, minh = players.members
+    await let_the_clock_play(players, turns=120)
+    result = play_channel(players).last_message
+    refused = await minh.click(result, label="Rematch")
+    assert private_texts(refused) == ["Only the host, lan, or a game master can open a rematch of this table."]
+    assert table_of(simcord_env).status == "finished"
+    await lan.click(result, label="Rematch")
+    assert table_of(simcord_env).status == "lobby"
