@@ -112,6 +112,22 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str, count: str) -> tuple[str, str, str]:
+    """Marks a template with plural forms for extraction only (as ``ngettext``): kept as the
+    ``(singular, plural, count key)`` tuple an engine's ``PHRASES`` holds, the form is chosen
+    where it is shown, by the value named ``count``."""
+    return singular, plural, count
+
+
+def english_form(template: str | tuple[str, str, str], values: dict) -> str:
+    """A template of an engine's ``PHRASES`` in English (tests and logs): a plural-aware one
+    takes its singular form for a count of 1 (or −1), its plural form otherwise."""
+    if isinstance(template, str):
+        return template
+    singular, plural, count = template
+    return singular if abs(int(values[count])) == 1 else plural
+
+
 def C_(context: str, message: str) -> str:
     """Marks ``message`` in ``context`` for extraction only (translated with :func:`pgettext`)."""
     return message
@@ -124,10 +140,21 @@ def in_language(lang: str, message: str) -> str:
 
 def number(value: int | float, *, signed: bool = False) -> str:
     """A number as the current language writes it (``1,234`` / ``1.234``); ``signed``: with +/−."""
-    text = format_decimal(abs(value) if signed else value, locale=Locale.parse(_current.get()))
+    text = format_decimal(abs(value), locale=Locale.parse(_current.get()))
     if signed:
         return ("+" if value > 0 else "−" if value < 0 else "±") + text
-    return text
+    return ("−" if value < 0 else "") + text  # one minus sign (U+2212) wherever a number is shown
+
+
+class Shown(int):
+    """An integer a template writes (``{points:+d}``, ``{total}``) with the minus sign U+2212,
+    as :func:`number` does, never the ASCII hyphen."""
+
+    def __format__(self, spec: str) -> str:
+        return (int.__format__(int(self), spec) if spec else int.__repr__(self)).replace("-", "−")
+
+    def __str__(self) -> str:
+        return int.__repr__(self).replace("-", "−")
 
 
 def language_name(code: str) -> str:

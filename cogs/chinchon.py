@@ -11,7 +11,7 @@ import copy
 from bot.games.chinchon import game as chinchon
 from bot.games.chinchon import ai as chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
-from bot.i18n import C_, N_, _, ngettext
+from bot.i18n import C_, N_, _, ngettext, number
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
                                 Settlement, cards, finished_round, finished_round_points, numbered,
                                 points_to_total)
@@ -209,20 +209,21 @@ class ChinchonUI(CopyTokensUI):
         if view["outcome"] is not None:
             return _("**Match over** — the result is on the table.")
         header = _("Round {round} · your total **{total}** / {target}").format(
-            round=view["round"], total=view["totals"][seat], target=view["options"]["target"])
+            round=view["round"], total=number(view["totals"][seat]), target=view["options"]["target"])
         if not view["in_match"][seat]:
             return _("You are out of the match (total {total}). The table plays on in the thread.").format(
-                total=view["totals"][seat])
+                total=number(view["totals"][seat]))
         result = finished_round(view)
         if result is not None and view["phase"] != "buyback":  # the next round is not shown yet
             return _("Round {round} · your total **{total}** / {target}").format(
-                round=result["round"], total=view["totals"][seat], target=view["options"]["target"]) + "."
+                round=result["round"], total=number(view["totals"][seat]), target=view["options"]["target"]) + "."
         if view["phase"] == "buyback":
             if seat in view["to_act"]:
                 at = max((view["totals"][s] for s in range(len(names))
                           if view["in_match"][s] and view["totals"][s] < view["options"]["target"]), default=0)
                 return _("**You reached {total}.** Buy back in at **{at}** for one more stake, or Decline and leave "
-                         "the match. If your time runs out, you decline.").format(total=view["totals"][seat], at=at)
+                         "the match. If your time runs out, you decline.").format(total=number(view["totals"][seat]),
+                                                                                    at=number(at))
             who = ", ".join(names[s] for s in view["to_act"])
             return _("{header}. Waiting for **{players}** to decide on a buy-back.").format(header=header, players=who)
         if view["current"] != seat:
@@ -250,7 +251,7 @@ class ChinchonUI(CopyTokensUI):
         result = finished_round(view)
         for seat, name in enumerate(names):
             marker = "▶ " if seat in self._lit(view) else ""
-            parts = [_("total **{total}**").format(total=view["totals"][seat])]
+            parts = [_("total **{total}**").format(total=number(view["totals"][seat]))]
             if result is not None and result["points"][seat] is not None:
                 parts.append(finished_round_points(view, seat))
                 if seat == result["closer"]:
@@ -280,7 +281,7 @@ class ChinchonUI(CopyTokensUI):
 
         def detail(seat: int) -> str:
             first = cards(view["hand_sizes"][seat]) if view["in_match"][seat] else _("out of the match")
-            second = _("total {total}").format(total=view["totals"][seat])
+            second = _("total {total}").format(total=number(view["totals"][seat]))
             if view["buybacks"][seat]:
                 second += " · " + _("bought back")
             return f"{first}\n{second}"
@@ -303,7 +304,7 @@ class ChinchonUI(CopyTokensUI):
             else:  # where a buy-back reset the total, the total reached too: the sum adds up
                 first = (_("closed") + " · " if seat == result["closer"] else "") + \
                     points_to_total(view["round_results"], len(view["round_results"]) - 1, seat)
-            second = _("total {total}").format(total=view["totals"][seat])
+            second = _("total {total}").format(total=number(view["totals"][seat]))
             if view["buybacks"][seat]:
                 second += " · " + _("bought back")
             elif not view["in_match"][seat] and result["points"][seat] is not None:

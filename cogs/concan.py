@@ -12,7 +12,7 @@ from bot.games.concan import game as concan
 from bot.games.concan import ai as concan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan.game import JOKER, is_joker_token, token_identity
-from bot.i18n import C_, N_, _, either, ngettext, number, pgettext
+from bot.i18n import C_, N_, Shown, _, either, ngettext, number, pgettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
                                 SelectSpec, Settlement, cards, finished_round, finished_round_points, numbered)
 from bot.tables.commands import GameCog, LobbyOption
@@ -321,7 +321,7 @@ class ConcanUI(CopyTokensUI):
         result = finished_round(view)
         header = _("Round {round}/{rounds} · your total **{total}**").format(
             round=view["round"] if result is None else result["round"], rounds=view["rounds"],
-            total=view["totals"][seat])
+            total=number(view["totals"][seat]))
         if result is not None:  # the next round is not shown yet
             return header + "."
         if seat not in view["to_act"]:
@@ -390,7 +390,8 @@ class ConcanUI(CopyTokensUI):
             return [(name, (_("went out") + " · " if seat == result["winner"] else "")
                      + finished_round_points(view, seat)) for seat, name in enumerate(names)]
         return [(("▶ " if seat in view["to_act"] else "") + name,
-                 self._seat_detail(view, seat) + " · " + _("total **{total}**").format(total=view["totals"][seat]))
+                 self._seat_detail(view, seat) + " · " + _("total **{total}**").format(
+                     total=number(view["totals"][seat])))
                 for seat, name in enumerate(names)]
 
     @staticmethod
@@ -408,7 +409,7 @@ class ConcanUI(CopyTokensUI):
 
         def detail(seat: int) -> str:
             first = cards(view["hand_sizes"][seat]) + " · " + (_("opened") if view["opened"][seat] else _("not opened"))
-            second = _("total {total}").format(total=view["totals"][seat])
+            second = _("total {total}").format(total=number(view["totals"][seat]))
             if view["announced"][seat]:
                 second += " · " + ngettext("{n} joker announced", "{n} jokers announced",
                                            view["announced"][seat]).format(n=view["announced"][seat])
@@ -434,7 +435,7 @@ class ConcanUI(CopyTokensUI):
             first = number(result["points"][seat], signed=True)
             if seat == result["winner"]:
                 first = _("went out") + " · " + first
-            return f"{first}\n" + _("total {total}").format(total=view["totals"][seat])
+            return f"{first}\n" + _("total {total}").format(total=number(view["totals"][seat]))
 
         seats = tuple(SeatBox(name, detail(seat), dim=table.seats[seat].away) for seat, name in enumerate(names))
         rows = tuple(Row(name, (Group("", tuple(result["hands"][seat]["cards"])),)) for seat, name in enumerate(names))
@@ -458,7 +459,7 @@ class ConcanUI(CopyTokensUI):
                     announced = min(hand["announced"], jokers)
                     caption += " " + _("(jokers: {announced} announced at 2, {hidden} at 25)").format(
                         announced=announced, hidden=jokers - announced)
-            rows.append((names[seat], [list(hand["cards"])], f"{caption} → {result['totals'][seat]}"))
+            rows.append((names[seat], [list(hand["cards"])], f"{caption} → {number(result['totals'][seat])}"))
         return rows
 
     def round_lines(self, view: dict, names: list[str], index: int) -> list[str]:
@@ -468,8 +469,8 @@ class ConcanUI(CopyTokensUI):
         head = " " * width + "".join(f"{'R' + str(r['round']):>5}" for r in results[-8:]) + f"  {_('total'):>5}"
         lines = ["```", head]
         for seat, name in enumerate(names):
-            row = "".join(f"{r['points'][seat]:>5}" for r in results[-8:])
-            lines.append(f"{name:<{width}}{row}{results[-1]['totals'][seat]:>7}")
+            row = "".join(f"{Shown(r['points'][seat]):>5}" for r in results[-8:])
+            lines.append(f"{name:<{width}}{row}{Shown(results[-1]['totals'][seat]):>7}")
         lines.append("```")
         return lines
 

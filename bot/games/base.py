@@ -37,7 +37,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequenc
 
 from babel.lists import format_list
 
-from bot.i18n import _, current
+from bot.i18n import _, current, english_form
 
 
 class IllegalAction(ValueError):
@@ -166,7 +166,7 @@ class Outcome:
         assert sum(r.ga for r in self.results) == 0, "gà must sum to zero"
         assert sum(self.chips(1)) == 0 and sum(self.chips(7)) == 0, "chips must sum to zero"
 
-    def check_phrases(self, phrases: Mapping[str, str]) -> None:
+    def check_phrases(self, phrases: Mapping[str, str | tuple[str, str, str]]) -> None:
         """Every phrase of the outcome (the summary, and notes and transfer reasons that are
         phrase dicts) names a template of ``phrases`` (the engine's ``PHRASES``) and fills
         exactly its placeholders; every other note or reason is a string."""
@@ -178,7 +178,8 @@ class Outcome:
                 assert isinstance(note, str) and note, f"a note must be a string or a phrase dict: {note!r}"
         for data in found:
             assert data["key"] in phrases, f"no template for {data['key']!r}"
-            fields = {name for _lit, name, _spec, _conv in string.Formatter().parse(phrases[data["key"]]) if name}
+            template = english_form(phrases[data["key"]], data["values"])
+            fields = {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
             assert fields == set(data["seats"]) | set(data["values"]), data
 
 

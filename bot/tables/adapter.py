@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from bot.games.base import Event, Game, IllegalAction, Phrase, tokens_for
-from bot.i18n import N_, _, ngettext, number, pgettext
+from bot.i18n import N_, Shown, _, ngettext, number, pgettext
 from bot.ledger import Settlement
 
 
@@ -286,7 +286,8 @@ class GameUI:
         never searched for or replaced afterwards)."""
         if isinstance(phrase, dict):
             phrase = Phrase.from_dict(phrase)
-        values = {key: self.card_label(value) if (key == "card" or key.endswith("_card")) and value else value
+        values = {key: self.card_label(value) if (key == "card" or key.endswith("_card")) and value else
+                  Shown(value) if isinstance(value, int) and not isinstance(value, bool) else value
                   for key, value in phrase.values.items()}
         if self.stake is not None:
             values.update({key: chips(int(values[key]) * self.stake) for key in self.unit_values & values.keys()})
@@ -294,7 +295,7 @@ class GameUI:
         template = self.phrases[phrase.key]
         if isinstance(template, tuple):
             singular, plural, count = template
-            return ngettext(singular, plural, int(phrase.values[count])).format_map(values)
+            return ngettext(singular, plural, abs(int(phrase.values[count]))).format_map(values)
         return _(template).format_map(values)
 
     def summary_text(self, phrases: Sequence[Phrase | dict], names: Sequence[str]) -> str:

@@ -169,7 +169,8 @@ def test_registry_and_options():
     assert GAME.multi_round and GAME.title == "Chinchón" and (GAME.min_players, GAME.max_players) == (2, 4)
     assert GAME.default_options == {"deck": "french", "close_limit": 5, "lay_off": False, "target": 100}
     for text in PHRASES.values():
-        string.Formatter().parse(text)
+        for form in (text if isinstance(text, tuple) else (text,)):
+            string.Formatter().parse(form)
 
 
 def test_deal_and_first_turn():

@@ -14,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+
 from bot.games.base import IllegalAction
+from bot.i18n import english_form
 from bot.games.chinchon.game import GAME, PACKS, PHRASES, arrange, can_close, deadwood, is_chinchon
 from bot.games.chinchon.ai import choose, quick_select
 
@@ -84,7 +86,8 @@ def assert_phrases(state) -> None:
         phrases += [p.as_dict() for p in state.outcome().summary]
     for p in phrases:
         assert p["key"] in PHRASES
-        fields = {name for _, name, _, _ in string.Formatter().parse(PHRASES[p["key"]]) if name}
+        fields = {name for _, name, _, _ in string.Formatter().parse(english_form(PHRASES[p["key"]], p["values"]))
+                  if name}
         assert fields == set(p["seats"]) | set(p["values"]), p
         assert all(isinstance(v, int) for v in p["seats"].values())
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import REGISTRY
+from bot.i18n import english_form
 from bot.games.base import Event, IllegalAction, Phrase, reshuffle_rng, round_rng
 from bot.games.concan.game import (GAME, MAX_RESHUFFLES, MAX_TURNS, PACK, PHRASES, TableMeld, best_melds, best_opening,
                               hand_penalty, meld_value, split_choices, split_opening)
@@ -566,7 +567,8 @@ def test_scoring_of_a_full_round_and_a_one_round_set():
     assert view["outcome"]["winner"] == 3 and view["outcome"]["totals"] == [100, 33, 51, -25]
     for phrase in list(out.summary) + [Phrase.from_dict(p) for p in result["phrases"]]:
         assert phrase.key in PHRASES
-        PHRASES[phrase.key].format_map({**phrase.values, **{k: "Name" for k in phrase.seats}})
+        english_form(PHRASES[phrase.key], phrase.values).format_map(
+            {**phrase.values, **{k: "Name" for k in phrase.seats}})
     assert GAME.replay(state.record()).view(None) == view
 
 
@@ -744,7 +746,7 @@ def test_a_round_of_takes_and_discards_ends_after_300_turns():
     assert events[1].phrases[0] == Phrase("concan.round_void_turns", {}, {"round": 1, "turns": 300})
     assert state.round_results[0]["winner"] is None and state.stock_cards != []
     assert state.round == 2 and state.first == 1 and state.turns == 0 and state.reshuffles == 0
-    text = PHRASES["concan.round_void_turns"].format(round=1, turns=300)
+    text = english_form(PHRASES["concan.round_void_turns"], {"turns": 300}).format(round=1, turns=300)
     assert text == "Round 1 ends without a winner: nobody went out in 300 turns."
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bot.games import REGISTRY
+from bot.i18n import english_form
 from bot.games.base import Event, IllegalAction, Phrase
 from bot.games.tusac.game import GAME, PHRASES, hand_value, payment, trash_cards, trash_count
 from bot.games.tusac.sets import FULL_PACK, counts_of, melds_with, outs, parse_cards, trash_after, worst_codes
@@ -23,7 +24,8 @@ def payouts(state) -> list[int]:
 
 def english(note) -> str:
     """A note or transfer reason as the UI writes it in English (a phrase dict with its template)."""
-    return PHRASES[note["key"]].format_map(note["values"]) if isinstance(note, dict) else note
+    return english_form(PHRASES[note["key"]], note["values"]).format_map(note["values"]) if isinstance(note, dict) \
+        else note
 
 
 def transfers(state) -> list[tuple[int, int, int, str]]:

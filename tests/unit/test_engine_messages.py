@@ -191,9 +191,10 @@ def rebound_gettext(src: Source) -> list[str]:
 
 
 def unmarked_phrases(src: Source) -> list[str]:
-    """Every ``PHRASES`` template is a literal marked with ``N_()``. (Not the ``(singular,
-    plural, count key)`` tuple form: with the extractor's keywords, two ``N_()`` marks make two
-    singular messages, which ``ngettext()`` never looks up, so the plural would stay English.)"""
+    """Every ``PHRASES`` template is a literal marked with ``N_()``, or ``Nn_()`` for one with
+    plural forms. (Not a bare ``(singular, plural, count key)`` tuple: with the extractor's
+    keywords, two ``N_()`` marks make two singular messages, which ``ngettext()`` never looks
+    up, so the plural would stay English.)"""
     bad = []
     for node in ast.walk(src.tree):
         target = node.target if isinstance(node, ast.AnnAssign) else (
@@ -201,7 +202,7 @@ def unmarked_phrases(src: Source) -> list[str]:
         if not (isinstance(target, ast.Name) and target.id == "PHRASES" and isinstance(node.value, ast.Dict)):
             continue
         for key, value in zip(node.value.keys, node.value.values):
-            if not (isinstance(value, ast.Call) and _name(value.func) == "N_"):
+            if not (isinstance(value, ast.Call) and _name(value.func) in ("N_", "Nn_")):
                 bad.append(f"{src.where(value)}: PHRASES[{ast.unparse(key)}] is not marked with N_()")
     return bad
 
@@ -230,7 +231,8 @@ def test_every_phrase_key_written_has_a_template(game):
     assert keys, "the engine writes no phrase"
     assert keys <= set(module.PHRASES), sorted(keys - set(module.PHRASES))
     for key, template in module.PHRASES.items():
-        assert isinstance(template, str) and not placeholder_problem(template), key
+        forms = template[:2] if isinstance(template, tuple) else (template,)
+        assert all(isinstance(form, str) and not placeholder_problem(form) for form in forms), key
 
 
 def test_the_scan_finds_untranslated_messages(tmp_path):

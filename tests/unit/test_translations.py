@@ -38,7 +38,7 @@ def test_the_template_is_what_the_code_marks(tmp_path):
     out = tmp_path / "now.pot"
     pybabel = Path(sys.executable).with_name("pybabel")
     subprocess.run([str(pybabel), "-q", "extract", "-F", "babel.cfg", "-k", "_", "-k", "ngettext:1,2",
-                    "-k", "pgettext:1c,2", "-k", "N_", "-k", "C_:1c,2", "--no-location", "-o", str(out), "."],
+                    "-k", "pgettext:1c,2", "-k", "N_", "-k", "Nn_:1,2", "-k", "C_:1c,2", "--no-location", "-o", str(out), "."],
                    cwd=ROOT, check=True, capture_output=True)
     now = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in messages_of(catalog(out))}
     stored = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id))
@@ -78,6 +78,19 @@ def test_every_message_is_translated_with_its_placeholders(lang):
 def test_plural_forms():
     assert catalog(LOCALE / "vi" / "LC_MESSAGES" / "chieu.po").num_plurals == 1
     assert catalog(LOCALE / "es" / "LC_MESSAGES" / "chieu.po").num_plurals == 2
+
+
+#: a count written before one of these words is a count of them: "with {points} points"
+COUNTED = re.compile(r"\{(\w+)\} (points?|cards?|turns?|tables?|players?|rounds?|games?|minutes?|seconds?|chips?|"
+                     r"seats?|moves?)\b")
+
+
+def test_every_count_goes_through_plural_forms():
+    """A message that counts something is a plural entry (ngettext, or Nn_ for an engine's
+    phrase): "lan wins with 1 points" is what a single form says for one."""
+    singular_counts = [m.id for m in messages_of(catalog(LOCALE / "chieu.pot"))
+                       if isinstance(m.id, str) and COUNTED.search(m.id)]
+    assert singular_counts == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -30,16 +30,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from bot.i18n import N_
+from bot.i18n import N_, Nn_
 from bot.games.base import Note, Outcome, Phrase, Transfer, outcome_from_transfers
 from bot.games.tosom import CC, KIND_INDEX, KINDS, RANKS, SUITS, is_red, parse_card, parse_cards, sort_cards
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
 #: marked for translation: the UI shows them in the reader's language. The values ``how`` and
 #: ``factors`` are native words (ù, chíu ù, thiên ù; the factors' names), never translated.
-PHRASES: dict[str, str] = {
-    "chan.u": N_("{winner} {how}: {factors} — {points} points"),
-    "chan.u_on": N_("{winner} {how} on {card}: {factors} — {points} points"),
+PHRASES: dict[str, str | tuple[str, str, str]] = {
+    "chan.u": Nn_("{winner} {how}: {factors} — {points} point", "{winner} {how}: {factors} — {points} points",
+                  "points"),
+    "chan.u_on": Nn_("{winner} {how} on {card}: {factors} — {points} point",
+                     "{winner} {how} on {card}: {factors} — {points} points", "points"),
     "chan.ga": N_("{ga} gà"),
     "chan.stock_out": N_("The stock ran out with no ù: a draw, no payment."),
 }

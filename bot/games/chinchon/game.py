@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, Nn_, _, ngettext
 from bot.games.base import Event, Game, IllegalAction, NotACard, Phrase, pack_order, reshuffle_rng, round_rng, split_action
 from bot.games.chinchon.cards import HAND_SIZE, JOKER, PACKS, Pack, get_pack, hand_mask
 from bot.games.chinchon.melds import (UNIT, Arrangement, arrange, arrangement, can_close, close_cards, closable, deadwood,
@@ -53,8 +53,9 @@ from bot.games.chinchon.scoring import score_round
 
 #: The engine's phrases: key -> English template marked for translation ({closer}, {player},
 #: {winner}...: seats, named by the UI in the reader's language).
-PHRASES: dict[str, str] = {
-    "chinchon.close": N_("{closer} closes round {round} with {points} points."),
+PHRASES: dict[str, str | tuple[str, str, str]] = {
+    "chinchon.close": Nn_("{closer} closes round {round} with {points} point.",
+                            "{closer} closes round {round} with {points} points.", "points"),
     "chinchon.close_melded": N_("{closer} closes round {round} with every card melded: −10."),
     "chinchon.close_chinchon": N_("{closer} closes round {round} with a chinchón!"),
     "chinchon.lays_off": N_("{player} lays off {cards}."),
@@ -64,7 +65,8 @@ PHRASES: dict[str, str] = {
     "chinchon.bought_back": N_("{player} buys back in at {total}."),
     "chinchon.declined": N_("{player} declines to buy back and is out."),
     "chinchon.win_chinchon": N_("{winner} wins the match with a chinchón in round {round}!"),
-    "chinchon.win_last": N_("{winner} is the last player left and wins the match with {total} points."),
+    "chinchon.win_last": Nn_("{winner} is the last player left and wins the match with {total} point.",
+                               "{winner} is the last player left and wins the match with {total} points.", "total"),
     "chinchon.win_lowest": N_("Everyone left reached {target}: {winner} wins with the lowest total, {total}."),
     "chinchon.win_lowest_2": N_("Everyone left reached {target}: {winner1} and {winner2} share the pot "
                                  "with {total}."),

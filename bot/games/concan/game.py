@@ -83,7 +83,7 @@ import random
 from collections import Counter
 from typing import Any, Sequence
 
-from bot.i18n import N_, _
+from bot.i18n import N_, Nn_, _
 from bot.games.base import (Event, Game, IllegalAction, MatchOfRounds, NotACard, Outcome, Phrase, deal, outcome_dict,
                    pot_outcome, reshuffle_rng, round_rng, split_action)
 from bot.games.concan.melds import (MeldSpec, card_penalty, hand_penalty, is_joker_token, meld_value, not_a_card,
@@ -94,15 +94,18 @@ from bot.games.french import FULL_DECK, JOKER, parse_card, sort_key
 
 #: Every phrase key this engine emits, with an English template ({name}: a seat's name), marked
 #: for translation: the UI shows them in the reader's language.
-PHRASES: dict[str, str] = {
+PHRASES: dict[str, str | tuple[str, str, str]] = {
     "concan.round_won": N_("{winner} goes out and wins round {round} (−25)."),
     "concan.round_void": N_("Round {round} ends without a winner: the stock ran out."),
     "concan.round_void_stock": N_("Round {round} ends without a winner: the stock ran out a third time."),
-    "concan.round_void_turns": N_("Round {round} ends without a winner: nobody went out in {turns} turns."),
+    "concan.round_void_turns": Nn_("Round {round} ends without a winner: nobody went out in {turns} turn.",
+                                     "Round {round} ends without a winner: nobody went out in {turns} turns.", "turns"),
     "concan.round_points": N_("{player} {points:+d} (total {total})"),
     "concan.round_points_closed": N_("{player} never opened: +100 (total {total})"),
-    "concan.set_won": N_("{winner} wins the set with {total} points."),
-    "concan.set_shared": N_("{winner} shares the pot with {total} points."),
+    "concan.set_won": Nn_("{winner} wins the set with {total} point.", "{winner} wins the set with {total} points.",
+                            "total"),
+    "concan.set_shared": Nn_("{winner} shares the pot with {total} point.",
+                               "{winner} shares the pot with {total} points.", "total"),
     "concan.final_total": N_("{player}: {total}"),
 }
 

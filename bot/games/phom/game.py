@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from bot.i18n import N_, _
+from bot.i18n import N_, Nn_, _
 from bot.games.base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list,
                    deal, outcome_dict, outcome_from_transfers, pack_order, split_action)
 from bot.games.french import FULL_DECK, parse_card, parse_cards, sort_key
@@ -57,7 +57,7 @@ from bot.games.phom.melds import (Arrangement, Points, arrange, best_points, can
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
 #: marked for translation: the UI shows them in the reader's language.
-PHRASES: dict[str, str] = {
+PHRASES: dict[str, str | tuple[str, str, str]] = {
     "phom.u": N_("{winner} ù: {each} from each player"),
     "phom.u_before_discard": N_("{winner} ù before discarding: {each} from each player"),
     "phom.u_den": N_("{winner} ù; {payer} pays for everyone ({reason})"),
@@ -65,8 +65,9 @@ PHRASES: dict[str, str] = {
     "phom.u_den_last_round": N_("{winner} ù; {payer} pays for everyone (ù đền, last round)"),
     "phom.u_before_discard_den_last_round": N_("{winner} ù before discarding; {payer} pays for everyone "
                                                "(ù đền, last round)"),
-    "phom.win": N_("{winner} wins with {points} points"),
-    "phom.win_all_mom": N_("{winner} wins with {points} points (everyone móm)"),
+    "phom.win": Nn_("{winner} wins with {points} point", "{winner} wins with {points} points", "points"),
+    "phom.win_all_mom": Nn_("{winner} wins with {points} point (everyone móm)",
+                            "{winner} wins with {points} points (everyone móm)", "points"),
     "phom.send": N_("{player} sent {card} to {owner}'s phỏm {number}"),
 }
 

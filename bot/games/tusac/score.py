@@ -15,21 +15,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from bot.i18n import N_
+from bot.i18n import N_, Nn_
 from bot.games.base import Note, Outcome, Phrase, Transfer, outcome_from_transfers
 from bot.games.tusac.sets import KHAP_VALUE, KHUI_VALUE, QUAN_VALUE, payment, private_value, set_value
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
 #: marked for translation: the UI shows them in the reader's language. ``meld`` is a native
 #: word (Quan, Khui, Khap).
-PHRASES: dict[str, str] = {
+PHRASES: dict[str, str | tuple[str, str, str]] = {
     "tusac.won_dealt": N_("{winner} wins with a dealt hand without trash"),
     "tusac.won_drawn": N_("{winner} wins with {card} drawn from the stock"),
     "tusac.won_discarded": N_("{winner} wins with {card} discarded by {source}"),
     "tusac.payment": N_("hand value {value} · each loser owes {pay}"),
     "tusac.payment_doubled": N_("hand value {value} · each loser owes {pay} (doubled: Quan/Khui)"),
     "tusac.worst_card_penalty": N_("{payer} discarded a card that was not a worst one and pays for everyone"),
-    "tusac.stock_out": N_("Drawn game: the stock is down to {cards} cards with no winner. No payments."),
+    "tusac.stock_out": Nn_("Drawn game: the stock is down to {cards} card with no winner. No payments.",
+                             "Drawn game: the stock is down to {cards} cards with no winner. No payments.", "cards"),
     "tusac.hand_value": N_("hand value {value}"),
     "tusac.hand_value_doubled": N_("hand value {value} (Quan/Khui: doubled)"),
     "tusac.melds": N_("{meld} ×{count}"),
