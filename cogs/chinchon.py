@@ -14,7 +14,7 @@ from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.i18n import C_, N_, _, ngettext, number
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
                                 Settlement, cards, finished_round, finished_round_points, numbered,
-                                points_to_total)
+                                points_to_total, reached_total)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
 from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
@@ -54,6 +54,14 @@ def round_groups(result: dict, seat: int) -> list[list[str]]:
     if hand is None:
         return []
     return [list(m) for m in hand["melds"]] + ([list(hand["unmatched"])] if hand["unmatched"] else [])
+
+
+def bought_back_now(view: dict, seat: int) -> bool:
+    """Whether the round that ended is the one ``seat`` bought back in after: its line of that
+    round already says "bought back in at …"."""
+    results = view.get("round_results") or []
+    return finished_round(view) is not None and \
+        reached_total(results, len(results) - 1, seat) != results[-1]["totals"][seat]
 
 
 class ChinchonUI(CopyTokensUI):
@@ -262,7 +270,7 @@ class ChinchonUI(CopyTokensUI):
                 parts.append(cards(view["hand_sizes"][seat]))
             else:
                 parts.append(_("**out**"))
-            if view["buybacks"][seat]:
+            if view["buybacks"][seat] and not bought_back_now(view, seat):  # (said once)
                 parts.append(_("bought back"))
             fields.append((f"{marker}{name}", " · ".join(parts)))
         return fields
@@ -305,7 +313,7 @@ class ChinchonUI(CopyTokensUI):
                 first = (_("closed") + " · " if seat == result["closer"] else "") + \
                     points_to_total(view["round_results"], len(view["round_results"]) - 1, seat)
             second = _("total {total}").format(total=number(view["totals"][seat]))
-            if view["buybacks"][seat]:
+            if view["buybacks"][seat] and not bought_back_now(view, seat):  # (the first line says it)
                 second += " · " + _("bought back")
             elif not view["in_match"][seat] and result["points"][seat] is not None:
                 second += " · " + _("out of the match")

@@ -47,9 +47,16 @@ def texts_of_a_game(game: str, lang: str, *, players: int = 2, seed: int = 5, st
                 for index in range(players):
                     yield messages.hand_shown(table, ui, index).content
             results = state.view(None).get("round_results") or []
+            if any(event.kind == "buyback" for event in events):  # decided during the pause
+                view = {**state.view(None), "between_rounds": True}
+                yield from (text for _label, text in ui.table_fields(view, names))
+                yield from picture_texts(ui.table_picture(view, names, table))
             for index in range(rounds_seen, len(results)):
                 view = state.view(None)
                 yield from embed_texts(messages.round_embed(table, ui, view, names, index))
+                view["between_rounds"] = True  # the pause: the table shows the round that ended
+                yield from (text for _label, text in ui.table_fields(view, names))
+                yield from picture_texts(ui.table_picture(view, names, table))
             rounds_seen = len(results)
         assert state.is_over
         yield from embed_texts(messages.table_embed(table, ui))
@@ -57,6 +64,18 @@ def texts_of_a_game(game: str, lang: str, *, players: int = 2, seed: int = 5, st
         paid = ledger.settlement(outcome, stake=stake)
         yield from embed_texts(messages.result_embed(table, ui, outcome, names, paid))
         yield from strings_in(ui.at_stake(stake).result_rows(state.view(None), names, paid))
+
+
+def picture_texts(picture: object) -> Iterator[str]:
+    """The words of a table picture: its title, each seat's box and each pile's."""
+    if picture is None:
+        return
+    yield getattr(picture, "title", "")
+    for box in getattr(picture, "seats", ()):
+        yield box.detail
+    for pile in getattr(picture, "piles", ()):
+        yield pile.label
+        yield pile.caption
 
 
 def strings_in(value: object) -> Iterator[str]:
