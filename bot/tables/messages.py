@@ -382,6 +382,11 @@ def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str], paid:
             parts.append(ngettext("{n} point", "{n} points", abs(r.points)).format(n=number(r.points)))
         parts += [ui.note_text(note) for note in r.notes]
         parts.append(f"**{chips(won[r.seat], signed=True)}**")
+        paid_out = [t for t in outcome.transfers if t.payer == r.seat]
+        if r.seat in outcome.winners and paid_out:  # a winner who lost chips: why, next to the total
+            parts.append(_("after paying {chips} ({reasons})").format(
+                chips=chips(sum(t.units for t in paid_out) * table.stake),
+                reasons=", ".join(dict.fromkeys(ui.note_text(t.reason) for t in paid_out))))
         if r.ga:
             parts.append(f"{number(r.ga, signed=True)} gà")
         lines.append(" · ".join(parts))

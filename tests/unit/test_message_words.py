@@ -1,5 +1,5 @@
 """Words of the messages a whole game shows, in every language: one minus sign, the buy-back
-said once."""
+said once, a winner's chốt payment next to the total."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ import re
 
 import pytest
 
-from bot import i18n
+from bot import i18n, ledger
+from bot.games.base import Outcome, SeatResult, Transfer
+from bot.tables import messages
 from tests.support.message_texts import GAMES, texts_of_a_game
+from tests.support.picture_games import UIS, table_of
 
 HYPHEN_BEFORE_DIGIT = re.compile(r"(?<![\w#<:])-\d")
 
@@ -32,3 +35,17 @@ def test_the_buy_back_is_said_once(lang):
     assert any(BOUGHT_BACK[lang] in text for text in texts), "no buy-back in this game: pick another seed"
     twice = sorted({line for text in texts for line in text.splitlines() if line.count(BOUGHT_BACK[lang]) > 1})
     assert twice == [], "\n".join(twice[:5])
+
+
+def test_a_winner_who_paid_a_chot_says_so_next_to_the_total():
+    """"lan wins with 15 points · −3 chips" after "lan → AI 1: 4 chips (ăn chốt)": the winner's
+    line says why the winner lost chips."""
+    ui = UIS["phom"]()
+    table = table_of("phom", 2)
+    outcome = Outcome(winner=0, results=[SeatResult(0, 1, 15, payout=-3), SeatResult(1, 2, 30, payout=3)],
+                      transfers=[Transfer(1, 0, 1, "rank 2"), Transfer(0, 1, 4, "ăn chốt")])
+    with i18n.language("en"):
+        embed = messages.result_embed(table, ui, outcome, ["Lan", "AI 1"], ledger.settlement(outcome, stake=1))
+    ranking = embed.fields[0].value.splitlines()
+    assert ranking[0] == "**1. Lan** · 15 points · **−3 chips** · after paying 4 chips (ăn chốt)"
+    assert "paying" not in ranking[1]
