@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from bot.games.tusac import game as tusac
 from bot.games.tusac import ai as tusac_ai
-from bot.games.base import Event, IllegalAction, card_of, tokens_for
+from bot.games.base import Event, IllegalAction, Phrase, card_of, tokens_for
 from bot.games.tusac.game import card_name, glyph
 from bot.games.tusac.sets import COLOURS, sort_cards
 from bot.i18n import C_, N_, _, ngettext
@@ -53,6 +55,12 @@ def can_eat(view: dict) -> bool:
     return any(action == "eat" or action.startswith("eat ") for action in view["legal"])
 
 
+def payment_sum(value: int, doubled: bool, stake: int | None) -> str:
+    """What each loser owes, worked out (tusac.md, Payout): ``(3 + 13) × 2 + 10 = 42, × 10``."""
+    units = tusac.payment(value, quan_or_khui=doubled)
+    text = f"(3 + {value}) × 2 + 10 = {units}" if doubled else f"3 + {value} + 10 = {units}"
+    return text if stake in (None, 1) else f"{text}, × {stake}"
+
 class TuSacUI(CopyTokensUI):
     game = tusac.GAME
     deck = "tusac"
@@ -65,6 +73,15 @@ class TuSacUI(CopyTokensUI):
     )
     phrases = tusac.PHRASES
     unit_values = frozenset({"pay"})  # "each loser owes {pay}": in chips at the table's stake
+
+    def phrase_text(self, phrase: Phrase | dict, names: Sequence[str]) -> str:
+        """The engine's sentence; a payment also shows its arithmetic (tusac.md, Payout), so that
+        "owes 420 chips" for a hand of 13 adds up: "(3 + 13) × 2 + 10 = 42, × 10"."""
+        text = super().phrase_text(phrase, names)
+        data = phrase if isinstance(phrase, dict) else phrase.as_dict()
+        if data["key"] in ("tusac.payment", "tusac.payment_doubled"):
+            text += " · " + payment_sum(data["values"]["value"], data["key"] == "tusac.payment_doubled", self.stake)
+        return text
     #: the log's sentence for the moves :meth:`event_text` leaves to the framework (a drawn card
     #: is face up, so its draw names it)
     event_templates = {
@@ -328,7 +345,8 @@ class TuSacUI(CopyTokensUI):
             label = self.result_label(view, names, result, won=_("{player} — wins"))
             if seat == outcome["winner"]:
                 caption = _("hand value {value} · each loser owes {pay}").format(
-                    value=outcome["value"], pay=chips(outcome["payment"] * settlement.stake)) + " · " + won
+                    value=outcome["value"], pay=chips(outcome["payment"] * settlement.stake)) + \
+                    " · " + payment_sum(outcome["value"], outcome["quan_or_khui"], settlement.stake) + " · " + won
             else:
                 caption = _("trash {trash} · khap {khap}").format(
                     trash=hand["trash_count"], khap=len(hand["khaps"])) + " · " + won

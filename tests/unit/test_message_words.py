@@ -49,3 +49,14 @@ def test_a_winner_who_paid_a_chot_says_so_next_to_the_total():
     ranking = embed.fields[0].value.splitlines()
     assert ranking[0] == "**1. Lan** · 15 points · **−3 chips** · after paying 4 chips (ăn chốt)"
     assert "paying" not in ranking[1]
+
+
+def test_a_tusac_payment_shows_its_arithmetic():
+    """"hand value 13 → owes 420 chips" at stake 10: the sum is shown where the amount is."""
+    ui = UIS["tusac"]().at_stake(10)
+    phrase = {"key": "tusac.payment_doubled", "seats": {}, "values": {"value": 13, "pay": 42}}
+    with i18n.language("en"):
+        assert ui.phrase_text(phrase, []) == ("hand value 13 · each loser owes 420 chips (doubled: Quan/Khui) · "
+                                              "(3 + 13) × 2 + 10 = 42, × 10")
+    texts = [text for text in texts_of_a_game("tusac", "en", seed=4) if "each loser owes" in text]
+    assert texts and all("+ 10 = " in text for text in texts), texts
