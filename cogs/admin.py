@@ -8,6 +8,7 @@ group."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 import discord
@@ -20,7 +21,7 @@ from bot.permissions import may_administer
 from bot.tables.messages import COLOUR
 from bot.tables.names import safe_name
 from cogs.admin_seasons import SeasonCommands
-from cogs.admin_settings import SettingsCommands
+from cogs.admin_settings import SettingsCommands, change_text
 from cogs.admin_tables import TablesCommands
 
 NAMES = (C_("command name", "admin"), C_("command name", "log"))
@@ -29,10 +30,12 @@ ACTIONS = {"settings": N_("changed the settings"), "close": N_("closed a table")
            "season": N_("started a season")}
 
 
-def log_line(row) -> str:
+def log_line(row, config) -> str:
     """One admin action as the log shows it: when, who, what (and which table)."""
     what = _(ACTIONS[row["action"]]) if row["action"] in ACTIONS else row["action"]
-    if row["detail"]:
+    if row["action"] == "settings" and (row["detail"] or "").startswith("{"):
+        what += ": " + change_text(json.loads(row["detail"]), config)  # (words of the settings list)
+    elif row["detail"]:
         what += ": " + safe_name(row["detail"])
     if row["table_id"] is not None:
         what += " · " + _("table #{table}").format(table=row["table_id"])
@@ -66,7 +69,7 @@ class Admin(SettingsCommands, TablesCommands, SeasonCommands, commands.GroupCog,
             return
         rows = await self.bot.db.admin_log(interaction.guild_id)
         with i18n.language(await self.bot.tables.language_of(interaction)):
-            lines = [log_line(row) for row in rows]
+            lines = [log_line(row, self.bot.config) for row in rows]
             embed = discord.Embed(title=_("Admin log"), colour=COLOUR,
                                   description="\n".join(lines) or _("No admin action yet."))
         await interaction.response.send_message(embed=embed, ephemeral=True,

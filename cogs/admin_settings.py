@@ -6,6 +6,7 @@ A mixin of the /admin group (cogs/admin.py): it uses the cog's ``bot`` and ``ref
 
 from __future__ import annotations
 
+import json
 from typing import Any, Optional
 
 import discord
@@ -116,16 +117,17 @@ class SettingsCommands:
                 problem = self.settings_problem(interaction, given)
                 if problem:
                     return await interaction.response.send_message(problem, ephemeral=True)
-                after, changes = changed_settings(before, given)
+                after, change = changed_settings(before, given)
                 if after != before:
                     await bot.db.save_server_settings(interaction.guild_id, after)
                     await bot.db.log_admin_action(interaction.guild_id, interaction.user.id, "settings",
-                                                  detail=", ".join(changes))
+                                                  detail=json.dumps(change))
             except Exception as exc:
                 if not database_failure(exc):
                     raise
                 return await bot.tables.database_away(interaction, exc)
-            text = _("Saved.") if after != before else None
+            text = _("Saved: {changes}.").format(changes=change_text(change, bot.config)) if after != before \
+                else None
             await interaction.response.send_message(text, embed=settings_embed(after, bot.config), ephemeral=True,
                                                     allowed_mentions=discord.AllowedMentions.none())
 
@@ -152,33 +154,46 @@ class SettingsCommands:
         return None
 
 
-def changed_settings(before: dict[str, Any], given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The settings after the options given (a reset first, then the values), and what each
-    change was, for the admin log (option names and values, the same in every language)."""
+def changed_settings(before: dict[str, Any], given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The settings after the options given (a reset first, then the values), and what changed,
+    for the admin log: the settings reset and the new values of those set (stored keys), which
+    :func:`change_text` words as the settings list does, in the reader's language."""
     after = dict(before)
-    changes = []
+    reset, changed = [], []
     if given["reset"] is not None:
         after.pop(given["reset"], None)
-        changes.append(f"reset {given['reset']}")
+        reset.append(given["reset"])
     for key in ("language", "stake", "turn_seconds", "max_tables", "ai_level"):
         if given.get(key) is not None:
             after[key] = given[key]
-            changes.append(f"{key} {given[key]}")
+            changed.append(key)
     disabled = set(after.get("disabled_games") or ())
     if given["enable"] is not None:
         disabled.discard(given["enable"])
-        changes.append(f"enable {given['enable']}")
     if given["disable"] is not None:
         disabled.add(given["disable"])
-        changes.append(f"disable {given['disable']}")
     if given["enable"] is not None or given["disable"] is not None:
         after["disabled_games"] = sorted(disabled)
+        changed.append("disabled_games")
         if not disabled:
             del after["disabled_games"]
     if given["tables_in"] is not None:
         after["threads"] = given["tables_in"] == "threads"
-        changes.append(f"tables_in {given['tables_in']}")
+        changed.append("threads")
     if given["gm_role"] is not None:
         after["gm_role"] = given["gm_role"].id
-        changes.append(f"gm_role @{given['gm_role'].name}")
-    return after, changes
+        changed.append("gm_role")
+    return after, {"reset": reset, "set": {key: after.get(key) for key in changed}}
+
+
+def change_text(change: dict[str, Any], config) -> str:
+    """What an admin changed, in the words of the settings list ("Where tables play: in the
+    channel itself", "Table language back to its default"), in the current language."""
+    values = {key: value for key, value in change["set"].items() if value is not None}
+    server = server_defaults(values, config)
+    parts = [_("{setting} back to its default").format(setting=pgettext("choice", LABELS[key]))
+             for key in change["reset"] if key in LABELS]
+    parts += [_("{setting}: {value}").format(setting=pgettext("choice", LABELS[key]),
+                                             value=shown_value(key, server, values))
+              for key in change["set"] if key in LABELS]
+    return "; ".join(parts)
