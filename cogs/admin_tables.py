@@ -56,8 +56,9 @@ class TablesCommands:
                                                 ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="remove",
-                          description=N_("Remove a player from a lobby, or give his seat in a game to the AI"))
-    @app_commands.describe(member=N_("The player to remove"), table=N_("The table's number, if he sits at several"))
+                          description=N_("Remove a player from a lobby, or give their seat in a game to the AI"))
+    @app_commands.describe(member=N_("The player to remove"),
+                           table=N_("The table's number, if the player sits at several"))
     async def remove(self, interaction: discord.Interaction, member: discord.Member,
                      table: app_commands.Range[int, 1] | None = None) -> None:
         if await self.refused(interaction):
@@ -77,8 +78,8 @@ class TablesCommands:
                     player=name, tables=", ".join(f"#{row['id']}" for row in rows))
                 return await interaction.response.send_message(text, ephemeral=True)
             (row,) = rows
-            what = (_("He leaves the lobby.") if row["status"] == "lobby" else
-                    _("The AI plays his seat for the rest of the game; his hand is taken from him."))
+            what = (_("The player leaves the lobby.") if row["status"] == "lobby" else
+                    _("The AI plays the seat for the rest of the game; the player's hand is taken back."))
             text = "\n".join([_("Remove {player} from this table?").format(player=name),
                               service.describe_row(row), what])
             view = discord.ui.View(timeout=None)

@@ -68,7 +68,7 @@ class TuSacUI(CopyTokensUI):
     new_description = N_("Open a Tứ Sắc table in this channel")
     lobby_options = (
         LobbyOption(C_("option name", "worst_card_penalty"),
-                    N_("Whoever lets someone win with a card that is not one of his worst pays for everyone "
+                    N_("Whoever lets someone win with a card that is not one of their worst pays for everyone "
                        "(default on)"), bool, label=N_("worst-card penalty")),
     )
     phrases = tusac.PHRASES

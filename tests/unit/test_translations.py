@@ -140,6 +140,23 @@ def test_the_bot_has_one_voice_in_vietnamese():
             assert not any(first_person.search(s) for s in said), (message.id, strings)
 
 
+def test_a_player_is_nobody_s_he():
+    """"The AI plays his seat…; his hand is taken from him": a player is spoken of neutrally."""
+    gendered = re.compile(r"\b(he|his|him|himself)\b", re.IGNORECASE)
+    said = [m.id for m in messages_of(catalog(LOCALE / "chieu.pot"))
+            if any(gendered.search(text) for text in ([m.id] if isinstance(m.id, str) else m.id))]
+    assert said == []
+
+
+def test_vietnamese_says_may_chu_for_a_server():
+    """One word for a server in Vietnamese ("máy chủ", never "server" in one message and "máy
+    chủ" in the next); the ``{server}`` placeholder is the server's own name."""
+    english_word = re.compile(r"(?<!\{)\bserver\b(?!\})", re.IGNORECASE)
+    said = [m.id for m in messages_of(catalog(LOCALE / "vi" / "LC_MESSAGES" / "chieu.po"))
+            if any(english_word.search(text) for text in ([m.string] if isinstance(m.string, str) else m.string))]
+    assert said == []
+
+
 def test_a_language_is_named_as_a_sentence_writes_it():
     with i18n.language("es"):
         assert i18n.language_name("es") == "español"
