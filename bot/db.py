@@ -287,7 +287,8 @@ class Database:
     async def closed_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[Row]:
         """The games an admin closed (void) in which this person sat, newest first."""
         return await self.fetchall(
-            "SELECT id, game, ended_at, closed_by FROM games WHERE guild_id = ? AND status = 'aborted'"
+            "SELECT id, game, table_id, game_no, ended_at, closed_by FROM games"
+            " WHERE guild_id = ? AND status = 'aborted'"
             " AND closed_by IS NOT NULL AND seats LIKE ? ORDER BY id DESC LIMIT ?",
             (guild_id, f'%"user_id": {int(user_id)},%', limit))
 

@@ -255,16 +255,20 @@ class HistoryItem:
     points: int | None
     detail: list[str]
     rounds: int | None = None
+    table_id: int | None = None  # the table it was played at, and its number there
+    game_no: int | None = None
 
 
 async def history(db: Database, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryItem]:
     rows = await db.fetchall(
-        "SELECT l.*, (SELECT COUNT(*) FROM ledger o WHERE o.game_id = l.game_id) AS players"
-        " FROM ledger l WHERE l.guild_id = ? AND l.user_id = ? ORDER BY l.id DESC LIMIT ?",
+        "SELECT l.*, (SELECT COUNT(*) FROM ledger o WHERE o.game_id = l.game_id) AS players,"
+        " g.table_id AS table_id, g.game_no AS game_no"
+        " FROM ledger l LEFT JOIN games g ON g.id = l.game_id"
+        " WHERE l.guild_id = ? AND l.user_id = ? ORDER BY l.id DESC LIMIT ?",
         (guild_id, user_id, limit),
     )
     return [
         HistoryItem(r["game_id"], r["game"], r["at"], r["rank"], r["players"], r["chips"], r["ga"], r["points"],
-                    json.loads(r["detail"]), r["rounds"])
+                    json.loads(r["detail"]), r["rounds"], r["table_id"], r["game_no"])
         for r in rows
     ]

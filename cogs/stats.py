@@ -85,6 +85,14 @@ def all_time(season: str, known: list[seasons.Season]) -> bool:
     return season == ALL_SEASONS or (season.strip().casefold() in words and not seasons.named(known, season))
 
 
+
+def played_at(title: str, table_id: int | None, game_no: int | None) -> str:
+    """Which game of which table: "Chắn · table #2 · game 3", the numbers the table showed (a
+    game's own id is no number anyone saw)."""
+    if table_id is None or game_no is None:
+        return title
+    return _("{game} · table #{table} · game {number}").format(game=title, table=table_id, number=game_no)
+
 class Stats(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
@@ -167,12 +175,13 @@ class Stats(commands.Cog):
             for game in closed:
                 ui = self.bot.tables.uis.get(game["game"])
                 at = datetime.fromisoformat(game["ended_at"])
-                lines.append((at, f"`{i18n.when(at)}` {ui.game.title if ui else game['game']} #{game['id']}: " +
+                title = played_at(ui.game.title if ui else game["game"], game["table_id"], game["game_no"])
+                lines.append((at, f"`{i18n.when(at)}` {title}: " +
                               _("closed by an admin, {admin}; void, no chips moved").format(
                                   admin=f"<@{game['closed_by']}>")))
             for item in items:
                 ui = self.bot.tables.uis.get(item.game)
-                title = ui.game.title if ui else item.game
+                title = played_at(ui.game.title if ui else item.game, item.table_id, item.game_no)
                 if item.rounds:
                     title += " " + ngettext("({n} round)", "({n} rounds)", item.rounds).format(n=item.rounds)
                 parts = [_("rank {rank} of {players}").format(rank=item.rank, players=item.players)]
@@ -180,7 +189,7 @@ class Stats(commands.Cog):
                     parts.append(ngettext("{n} point", "{n} points", abs(item.points)).format(n=item.points))
                 parts += [ui.note_text(note) if ui else str(note) for note in item.detail]
                 at = datetime.fromisoformat(item.at)
-                lines.append((at, f"`{i18n.when(at)}` {title} #{item.game_id}: {' · '.join(parts)} · "
+                lines.append((at, f"`{i18n.when(at)}` {title}: {' · '.join(parts)} · "
                                   f"**{chips(item.chips, signed=True)}**"))
             lines.sort(key=lambda line: line[0], reverse=True)
             embed.description = "\n".join(line for _at, line in lines[:10]) or _("No games finished yet.")

@@ -97,8 +97,9 @@ def lobby_embed(table: Table, ui: GameUI, *, note: str | None = None, hands_by_d
         embed.description += "\n" + " · ".join(extra)
     lines = [f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))]
     embed.add_field(name=_("Players"), value="\n".join(lines) or "—", inline=False)
-    embed.set_footer(text=_("Join to play · the host starts the game · hands arrive by DM") if hands_by_dm else
-                     _("Join to play · the host starts the game · see your hand with “My hand” on the table"))
+    if table.status == "lobby" and not table.closed:  # (a closed lobby invites nobody)
+        embed.set_footer(text=_("Join to play · the host starts the game · hands arrive by DM") if hands_by_dm else
+                         _("Join to play · the host starts the game · see your hand with “My hand” on the table"))
     return embed
 
 

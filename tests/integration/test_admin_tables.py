@@ -96,7 +96,7 @@ async def test_closing_a_game_in_play_voids_it(simcord_env, bot_factory, game):
     listing = await open_tables(players, admin)
     assert "No table is open" in listing.embeds[0].description
     history = await lan.slash(players.channel, "history")
-    assert f"#{table.game_id}: closed by an admin" in history.response.embeds[0].description
+    assert f"table #{table.id} · game 1: closed by an admin" in history.response.embeds[0].description
 
 
 async def test_closing_a_lobby(simcord_env):

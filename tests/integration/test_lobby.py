@@ -61,10 +61,12 @@ async def test_start_needs_two_players_and_host_can_cancel(simcord_env):
     lobby = await open_table(players)
     refused = await lan.click(lobby, label="Start")
     assert "needs at least 2 players" in private_texts(refused)[0]
+    assert lobby.embeds[0].footer.text.startswith("Join to play")
     await lan.click(lobby, label="Cancel")
     lobby = players.channel.last_message
     assert "Cancelled" in lobby.embeds[0].description
     assert enabled(lobby) == set()
+    assert not lobby.embeds[0].footer.text, "a closed lobby invites nobody"
 
 
 async def test_start_opens_thread_table_and_private_hands(simcord_env):

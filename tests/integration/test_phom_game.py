@@ -47,7 +47,7 @@ async def test_timer_drives_one_human_and_three_ai_to_a_settled_end(simcord_env)
     board = await lan.slash(players.channel, "leaderboard", game="phom", period="week")
     assert "lan" in board.response.embeds[0].description
     history = await lan.slash(players.channel, "history")
-    assert f"Phỏm #{game_id}" in history.response.embeds[0].description
+    assert "Phỏm · table #1 · game 1" in history.response.embeds[0].description
 
 
 async def test_a_game_played_only_with_quick_select(simcord_env):

@@ -9,7 +9,7 @@ import pytest
 import bot.tables.results as results
 from bot import i18n
 from bot.tables.messages import chips
-from tests.support.simhelpers import ledger_rows, let_the_clock_play, play_channel, start_table, table_of
+from tests.support.simhelpers import Players, ledger_rows, let_the_clock_play, play_channel, start_table, table_of
 
 
 @pytest.fixture
@@ -85,3 +85,19 @@ async def test_a_concan_sets_final_picture_shows_every_round_the_pot_and_the_win
         pot = ("takes the pot of 30 chips" if len(winners) == 1 else "shares the pot of 30 chips")
         assert (pot in caption) == bool(entry["won"]), caption
     assert rows[0][0].endswith(" — wins")
+
+
+async def test_history_numbers_the_table_and_its_game(simcord_env):
+    """"Chắn #3" for table #2: /history names the table and the game's number at it, the
+    numbers the table's messages showed, not the database's id of the game."""
+    env = simcord_env
+    elsewhere = Players(env, 1)  # table #1: a lobby cancelled, no game
+    await elsewhere.members[0].slash(elsewhere.channel, "phom new")
+    await elsewhere.members[0].click(elsewhere.channel.last_message, label="Cancel")
+    players = await start_table(env, "phom", 1, 1, turn_seconds=30)
+    table = table_of(env)
+    assert (table.id, table.game_id) == (2, 1)
+    await let_the_clock_play(players, turns=200)
+    history = await players.members[0].slash(players.channel, "history")
+    assert "Phỏm · table #2 · game 1" in history.response.embeds[0].description
+    assert "Phỏm #1" not in history.response.embeds[0].description
