@@ -21,7 +21,8 @@ from .commands import common_options
 from .core import Core, Refused, database_away, log, now, reply
 from .messages import host_name, seat_value
 from .model import Seat, Table
-from .notices import Notices
+from .notices import RETIRED, Notices
+from .outbox import Slot
 from .people import People
 from .play import Play
 from .retry import retry_delay
@@ -451,6 +452,9 @@ class Lobby:
                 raise Refused(_("The end of this game is still being saved. Please try again in a moment."))
             if table.status != "finished":
                 raise Refused(_("A rematch is already open."))
+            shown = table.result_message
+            if shown is not None and interaction.message is not None and interaction.message.id != shown[1]:
+                raise Refused(_("A rematch is opened from the latest result of this table."))
             seats = list(table.seats)
             if table.state is not None and table.state.is_over and not self.core.ui_of(table).seats_drawn:
                 # Winner first next game (after a draw the next seat opens); a game whose
@@ -470,4 +474,15 @@ class Lobby:
             table.lobby_note, table.lobby_message_id = None, None
             table.state = None
             self.arm_expiry(table)
+            self._grey_rematch(table)
         await self._post_lobby(interaction, table)
+
+    def _grey_rematch(self, table: Table) -> None:
+        """The result the rematch was opened from keeps its Rematch greyed: the next one is the
+        new game's."""
+        if table.result_message is None:
+            return
+        channel_id, message_id, game_id = table.result_message
+        self.core.presenter(table).add(Slot(
+            f"result:{game_id}", self.play.results.result_build(table, game_id), channel_id=channel_id,
+            message_id=message_id, once=True, edit_only=True, order=RETIRED, attachment_key=("result", game_id)))

@@ -158,10 +158,12 @@ def round_embed(table: Table, ui: GameUI, view: dict, names: list[str], index: i
     return embed
 
 
-def table_view(table: Table, *, rematch: bool = False) -> discord.ui.View:
+def table_view(table: Table, *, rematch: bool = False, lit: bool = True) -> discord.ui.View:
+    """The table message's buttons; ``rematch``: a result's (``lit``: the table's latest, whose
+    rematch is not open yet; an older result keeps its button greyed)."""
     view = discord.ui.View(timeout=None)
     if rematch:
-        view.add_item(button(ControlId("table", table.id, "rematch"), _("Rematch"), style="success"))
+        view.add_item(button(ControlId("table", table.id, "rematch"), _("Rematch"), style="success", enabled=lit))
         return view
     view.add_item(button(ControlId("table", table.id, "hand"), _("My hand"), style="primary", emoji="🂠"))
     view.add_item(button(ControlId("table", table.id, "back"), _("I'm back"), style="secondary"))

@@ -125,7 +125,8 @@ class Results:
                     embed.description = f"🛑 **{messages.closed_note(table)}**\n\n{embed.description or ''}".strip()
                 elif game_id in self.core.unsettled:  # the chips shown are recorded later
                     embed.description = f"{embed.description}\n\n{unrecorded_note()}".strip()
-                controls = None if closed else messages.table_view(table, rematch=True)
+                latest = table.status == "finished" and table.game_id == game_id  # (a rematch belongs to it)
+                controls = None if closed else messages.table_view(table, rematch=True, lit=latest)
                 rows = ui.result_rows(state.view(None), played.picture_names(), paid)
                 title = _("{game} · table #{table} · game {number} — result").format(
                     game=ui.game.title, table=table.id, number=played.game_no)

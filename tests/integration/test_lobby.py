@@ -175,3 +175,25 @@ async def test_a_rematch_is_the_hosts(simcord_env):
     assert table_of(simcord_env).status == "finished"
     await lan.click(result, label="Rematch")
     assert table_of(simcord_env).status == "lobby"
+
+
+async def test_only_the_latest_result_keeps_a_lit_rematch(simcord_env):
+    """Every old result kept a lit Rematch that opened a lobby from any past game: a rematch
+    belongs to the latest result of its table."""
+    players = await start_table(simcord_env, "phom", 1, 1, turn_seconds=30)
+    lan = players.members[0]
+    await let_the_clock_play(players, turns=120)
+    first = play_channel(players).last_message
+    await lan.click(first, label="Rematch")
+    await simcord_env.settle()
+    assert "Rematch" in buttons(first) and "Rematch" not in enabled(now(players, first))
+    await lan.click(play_channel(players).last_message, label="Start")
+    await let_the_clock_play(players, turns=120)
+    second = play_channel(players).last_message
+    assert second.id != first.id and "Rematch" in enabled(second)
+    assert "Rematch" not in enabled(now(players, first))
+
+
+def now(players: Players, message):
+    """The message as the channel shows it now (edited since)."""
+    return next(m for m in play_channel(players).history() if m.id == message.id)
