@@ -19,7 +19,7 @@ from bot import i18n
 from bot.i18n import C_, N_, _
 from bot.permissions import may_administer
 from bot.tables.messages import COLOUR
-from bot.tables.names import safe_name
+from bot.tables.names import member_name, safe_name
 from cogs.admin_seasons import SeasonCommands
 from cogs.admin_settings import SettingsCommands, change_text
 from cogs.admin_tables import TablesCommands
@@ -30,7 +30,7 @@ ACTIONS = {"settings": N_("changed the settings"), "close": N_("closed a table")
            "season": N_("started a season")}
 
 
-def log_line(row, config) -> str:
+def log_line(row, config, guild=None) -> str:
     """One admin action as the log shows it: when, who, what (and which table)."""
     what = _(ACTIONS[row["action"]]) if row["action"] in ACTIONS else row["action"]
     if row["action"] == "settings" and (row["detail"] or "").startswith("{"):
@@ -39,8 +39,8 @@ def log_line(row, config) -> str:
         what += ": " + safe_name(row["detail"])
     if row["table_id"] is not None:
         what += " · " + _("table #{table}").format(table=row["table_id"])
-    return _("{when} · <@{user}> {action}").format(when=i18n.when(datetime.fromisoformat(row["at"])),
-                                                    user=row["user_id"], action=what)
+    return _("{when} · {user} {action}").format(when=i18n.when(datetime.fromisoformat(row["at"])),
+                                                 user=member_name(guild, row["user_id"]), action=what)
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -69,7 +69,7 @@ class Admin(SettingsCommands, TablesCommands, SeasonCommands, commands.GroupCog,
             return
         rows = await self.bot.db.admin_log(interaction.guild_id)
         with i18n.language(await self.bot.tables.language_of(interaction)):
-            lines = [log_line(row, self.bot.config) for row in rows]
+            lines = [log_line(row, self.bot.config, interaction.guild) for row in rows]
             embed = discord.Embed(title=_("Admin log"), colour=COLOUR,
                                   description="\n".join(lines) or _("No admin action yet."))
         await interaction.response.send_message(embed=embed, ephemeral=True,

@@ -15,7 +15,7 @@ from bot import charts, i18n, ledger, seasons
 from bot.games import REGISTRY
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.messages import COLOUR, chips
-from bot.tables.names import safe_name
+from bot.tables.names import member_name, safe_name
 from rendering import IMAGE_EXTENSION
 from rendering.chart import Chart, render_chart_async
 
@@ -178,7 +178,7 @@ class Stats(commands.Cog):
                 title = played_at(ui.game.title if ui else game["game"], game["table_id"], game["game_no"])
                 lines.append((at, f"`{i18n.when(at)}` {title}: " +
                               _("closed by an admin, {admin}; void, no chips moved").format(
-                                  admin=f"<@{game['closed_by']}>")))
+                                  admin=member_name(interaction.guild, game["closed_by"]))))
             for item in items:
                 ui = self.bot.tables.uis.get(item.game)
                 title = played_at(ui.game.title if ui else item.game, item.table_id, item.game_no)

@@ -28,6 +28,7 @@ from . import messages
 from .controls import ControlId, button
 from .core import Core, Refused, respond
 from .model import Seat, Table
+from .names import safe_name
 from .notices import RETIRED, Notices
 from .outbox import Draft, Slot
 from .people import People
@@ -163,7 +164,7 @@ class Admin:
             table.clock = table.lobby_timer = None
             if table.game_id is not None:
                 self.core.unsettled.discard(table.game_id)  # void, or settled already: nothing to retry
-            table.closed = {"by": admin.id, "playing": playing, "voided": voided,
+            table.closed = {"by": admin.id, "name": admin.display_name, "playing": playing, "voided": voided,
                             "earlier": table.game_no > (1 if playing else 0)}
             with i18n.language(table.language):
                 table.log.append("🛑 " + messages.closed_note(table))
@@ -210,15 +211,16 @@ class Admin:
                     player=f"<@{user_id}>", table=table.id))
             name = table.names()[seat]
             if table.status == "lobby":
-                text = await self._remove_from_lobby(table, seat, admin.id)
+                text = await self._remove_from_lobby(table, seat, admin)
             elif table.status == "playing" and table.state is not None and not table.state.is_over:
-                text = await self._hand_seat_to_ai(table, seat, admin.id)
+                text = await self._hand_seat_to_ai(table, seat, admin)
             else:
                 raise Refused(_("This game is over; nothing changed."))
         with i18n.language(await self.people.language_of(interaction)):
             await self._answer_admin(interaction, text().format(player=name, table=table.id))
 
-    async def _remove_from_lobby(self, table: Table, seat: int, admin_id: int):
+    async def _remove_from_lobby(self, table: Table, seat: int, admin: discord.abc.User):
+        admin_id = admin.id
         seats = table.seats[:seat] + table.seats[seat + 1:]
         host, status = table.host_id, "lobby"
         if table.seats[seat].user_id == host:
@@ -242,12 +244,13 @@ class Admin:
                 table.lobby_timer = None
             with i18n.language(table.language):
                 table.lobby_note = _("Closed by an admin, {admin}: nobody is left at it.").format(
-                    admin=f"<@{admin_id}>")
+                    admin=safe_name(admin.display_name))
             self.core.close_table(table)
         self.core.presenter(table).touch("lobby")
         return lambda: _("{player} has left the lobby of table #{table}.")
 
-    async def _hand_seat_to_ai(self, table: Table, seat: int, admin_id: int):
+    async def _hand_seat_to_ai(self, table: Table, seat: int, admin: discord.abc.User):
+        admin_id = admin.id
         """The seat is the AI's for the rest of the game (its results so far stay the seat's;
         the game's settlement counts it as an AI seat); the player's hand DM says so."""
         removed = table.seats[seat]
@@ -277,15 +280,15 @@ class Admin:
         hand = presenter.get(f"hand:{seat}")
         presenter.drop(f"hand:{seat}")
         if hand is not None and hand.message_id is not None:
-            self._retire_removed_hand(table, hand, admin_id)
+            self._retire_removed_hand(table, hand, admin)
         with i18n.language(table.language):
             table.log.append("🚪 " + _("An admin, {admin}, removed {player}; the AI plays the seat as {ai} for the "
-                                      "rest of the game.").format(admin=f"<@{admin_id}>", player=name, ai=ai.name))
+                                      "rest of the game.").format(admin=safe_name(admin.display_name), player=name, ai=ai.name))
         self.play.schedule(table)  # the AI moves at once if the seat is to act
         self.showing.request_refresh(table)
         return lambda: _("{player} was removed from table #{table}: the AI plays the seat for the rest of the game.")
 
-    def _retire_removed_hand(self, table: Table, hand: Slot, admin_id: int) -> None:
+    def _retire_removed_hand(self, table: Table, hand: Slot, admin: discord.abc.User) -> None:
         """The removed player's hand DM keeps one line saying what happened, without its picture
         and controls."""
         title, table_id = self.core.ui_of(table).game.title, table.id
@@ -293,7 +296,7 @@ class Admin:
         async def build(slot: Slot) -> Draft:
             with i18n.language(await self.people.dm_language(hand.user_id)):
                 text = _("**{game} · table #{table}**: an admin, {admin}, removed you from this game; the AI plays "
-                         "your seat for the rest of it.").format(game=title, table=table_id, admin=f"<@{admin_id}>")
+                         "your seat for the rest of it.").format(game=title, table=table_id, admin=safe_name(admin.display_name))
             return Draft(("removed", text), content=text)
 
         self.core.presenter(table).add(Slot(f"removed:{hand.message_id}", build, channel_id=hand.channel_id,

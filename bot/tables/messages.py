@@ -128,7 +128,8 @@ def closed_note(table: Table) -> str:
     """What a table an admin closed says (in the current language): who closed it, and that
     the game in play is void or its chips were recorded before, earlier games staying settled."""
     closed = table.closed or {}
-    note = _("Closed by an admin, {admin}.").format(admin=f"<@{closed.get('by')}>")
+    admin = safe_name(closed["name"]) if closed.get("name") else f"<@{closed.get('by')}>"  # (the page shows names)
+    note = _("Closed by an admin, {admin}.").format(admin=admin)
     if closed.get("playing"):
         note += " " + (_("This game is void: no chips move for it.") if closed.get("voided") else
                        _("Its chips were recorded before the close and stay recorded."))

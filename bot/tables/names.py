@@ -8,6 +8,8 @@ pictures (which draw it as text, where an escape would show as a backslash).
 
 from __future__ import annotations
 
+from typing import Any
+
 from discord.utils import escape_markdown, escape_mentions
 
 from rendering.table_picture import picture_names as rendering_picture_names
@@ -18,6 +20,14 @@ from ..i18n import _
 def safe_name(name: str) -> str:
     """``name`` as message text shows it: literally, pinging nobody, with no markdown effect."""
     return escape_markdown(escape_mentions(name))
+
+
+def member_name(guild: Any, user_id: int | None) -> str:
+    """A member of ``guild`` by name, as message text shows it (an embed, where a page that is
+    not Discord, such as the local one, would show a mention as its raw id); a mention when the
+    server does not know the member (any more)."""
+    member = guild.get_member(user_id) if guild is not None and user_id is not None else None
+    return safe_name(member.display_name) if member is not None else f"<@{user_id}>"
 
 
 def picture_names(names: list[str]) -> list[str]:
