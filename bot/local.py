@@ -26,6 +26,7 @@ import logging
 import signal
 import webbrowser
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable
 
@@ -105,6 +106,7 @@ class LocalSession:
             self._stack.enter_context(real_time_settling())
             self.env = await self._stack.enter_async_context(
                 simcord.run(self.bot, settle_timeout=SETTLE_SECONDS, check_errors=False))
+            self._real_dates()
             self.env.backend.edit_bot_profile("Chiếu")
             guild = self.env.create_guild("Chiếu", id=GUILD_ID)
             self.channel = guild.create_text_channel("cards")
@@ -122,6 +124,13 @@ class LocalSession:
             await self.close()
             raise
         return self
+
+    def _real_dates(self) -> None:
+        """The simulated Discord dates its messages from a fixed day (made for tests: 1 January
+        2026); here a message is dated when it was sent, and "opened 5 minutes ago" is true.
+        (SimCord's clock, private API pinned in the ``local`` extra: only its starting day moves.)"""
+        clock = self.env.backend.clock
+        clock._epoch = datetime.now(UTC) - timedelta(seconds=clock.elapsed)
 
     async def __aexit__(self, *exc_info: Any) -> None:
         await self.close()

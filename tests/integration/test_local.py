@@ -4,6 +4,7 @@ page's HTTP API (what the page's own script sends), no browser and no Discord.""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 import contextlib
 import time
 
@@ -211,3 +212,18 @@ async def test_rules_and_the_language_setting_on_the_local_page(tmp_path, reques
             await page.command("settings language", language=language)
             await page.command("rules phom")
             assert rules in text(page.messages()[-1])
+
+
+async def test_the_local_page_shows_real_dates_and_names(tmp_path, request):
+    """Every message was dated 1/1/26 12:00 AM and every lobby said "host <@1456…>": the page
+    dates a message when it was sent, and names people."""
+    async with local_page(tmp_path, request) as (session, http, page):
+        await page.command("phom new")
+        lobby = page.last_with("Join")
+        sent = datetime.fromisoformat(lobby["timestamp"])
+        assert abs((sent - datetime.now(UTC)).total_seconds()) < 300, sent
+        await page.command("admin tables")
+        listing = page.messages()[-1]
+        assert "opened" in text(listing) and "week" not in text(listing)
+        texts = [text(message) for message in page.messages()]
+        assert not [t for t in texts if "<@" in t], texts
