@@ -54,6 +54,10 @@ class Config:
     # **My hand** (as a player whose DMs are closed does); the local mode, whose page shows one
     # channel and no DMs, runs so.
     hands_by_dm: bool = True
+    # Tables may play in a thread of their own (the server setting ``tables_in``). False: every
+    # table plays in its channel and the setting is refused, with the reason (the local mode,
+    # whose page shows one channel and no thread).
+    threads_allowed: bool = True
     # The AI level of a new table when neither /<game> new nor the server says: "easy" (the
     # plain rule player) or "normal" (each game's AI, bot/ai/levels.py).
     ai_level: str = "normal"

@@ -61,6 +61,7 @@ def local_config(config: Config, options: LocalOptions) -> Config:
     new simulated Discord on every start, hands shown in the channel."""
     return config.with_overrides(token=None, database=options.database, shard_count=1, shard_ids=None,
                                  sync_commands="always", dev_guild_id=None, hands_by_dm=False,
+                                 threads_allowed=False,
                                  **options.overrides)
 
 

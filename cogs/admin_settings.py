@@ -143,6 +143,9 @@ class SettingsCommands:
         if level is not None and level not in AI_LEVEL.choices:  # (a client may send anything)
             return _("`{option}` must be one of {values}.").format(option=pgettext("option name", "ai_level"),
                                                                     values=", ".join(AI_LEVEL.choices))
+        if not config.threads_allowed and (given["tables_in"] == "threads" or given["reset"] == "threads"):
+            return _("Tables play in the channel here: this page shows one channel and no thread, so a table "
+                     "in a thread of its own could not be seen or played. Nothing changed.")
         if given["enable"] is not None and given["enable"] == given["disable"]:
             return _("A game cannot be enabled and disabled at once.")
         role = given["gm_role"]

@@ -123,7 +123,7 @@ class Lobby:
                    # kept with the table: its AI seats, and whoever the AI stands in for, play
                    # at this level in every game of it, after a restart too
                    "ai": given.get("ai") or server.ai_level}
-        if not server.threads:
+        if not server.threads or not cfg.threads_allowed:
             options["in_channel"] = True  # kept with the table: its start, rematches and restarts follow it
         host = Seat(interaction.user.id, interaction.user.display_name)
         table = await self.new_table(guild_id=interaction.guild.id, channel_id=channel_id, game=game,

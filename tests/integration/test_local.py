@@ -227,3 +227,17 @@ async def test_the_local_page_shows_real_dates_and_names(tmp_path, request):
         assert "opened" in text(listing) and "week" not in text(listing)
         texts = [text(message) for message in page.messages()]
         assert not [t for t in texts if "<@" in t], texts
+
+
+async def test_a_setting_the_page_cannot_show_is_refused_with_the_reason(tmp_path, request):
+    """`/admin settings tables_in: thread` (or its reset, whose default is a thread) sent new
+    tables where the page cannot show them: refused in the local mode, and tables stay here."""
+    async with local_page(tmp_path, request) as (session, http, page):
+        for options in ({"tables_in": "threads"}, {"reset": "threads"}):
+            await page.command("admin settings", **options)
+            assert "this page shows one channel and no thread" in text(page.messages()[-1])
+        assert (await session.bot.db.server_settings(1_000_000_000_000_000_001)).get("threads") is False
+        await page.command("phom new")
+        await page.click(page.last_with("Add AI"), "Add AI")
+        await page.click(page.last_with("Start"), "Start")
+        assert "Phỏm · table #1" in text(page.last_with("My hand"))
