@@ -12,6 +12,7 @@ from bot import i18n
 from bot.i18n import _
 
 from . import turns
+from .controls import ControlId, button
 from .core import Core
 from .model import Table
 from .outbox import Draft, Slot
@@ -145,7 +146,8 @@ class Notices:
                 with i18n.language(table.language):
                     text = _("{player}, it's your turn at table #{table}.").format(player=f"<@{user_id}>",
                                                                                    table=table.id)
-                return Draft((game_id, version), content=text,
+                # the hand one click away (a player whose DMs are closed has no other way to it)
+                return Draft((game_id, version), content=text, view=my_hand_view(table),
                              allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
             with i18n.language(await self.people.dm_language(user_id)):
                 text = "🔔 " + _("Your turn at **{game}** table #{table} in {server}: {hand}").format(
@@ -164,6 +166,13 @@ class Notices:
 
         presenter.add(Slot(f"notify:{seat}", build, channel_id=hand.channel_id if hand else None, user_id=user_id,
                            once=True, order=ACTING_HAND, posted=posted))
+
+
+def my_hand_view(table: Table) -> discord.ui.View:
+    """**My hand** under a turn notice in the channel: the same control as the table message's."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(ControlId("table", table.id, "hand"), _("My hand"), style="primary", emoji="🂠"))
+    return view
 
 
 def fallback(table: Table) -> int | None:

@@ -16,6 +16,7 @@ confirmed, message by message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import io
 import logging
@@ -309,6 +310,12 @@ class Presenter:
             raise HeldBack(self.name)
 
     async def _delete(self, slot: Slot) -> None:
+        if slot.ephemeral:  # a private message is deleted through the click that showed it, while it may be
+            if slot.interaction is not None and self.reachable(slot):
+                await self._vouched()
+                with contextlib.suppress(discord.NotFound):
+                    await slot.interaction.delete_original_response()
+            return self._shown(slot)
         await self._spend()
         try:
             await self._message(slot).delete()

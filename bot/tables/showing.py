@@ -16,7 +16,7 @@ from bot.i18n import _
 from . import messages, turns
 from .core import Core, log, respond
 from .model import Table
-from .notices import ACTING_HAND, FIRST, LOBBY, RETIRED, TABLE, WAITING_HAND, Notices, hand_link
+from .notices import ACTING_HAND, FIRST, LOBBY, RETIRED, TABLE, WAITING_HAND, Notices, hand_link, no_draft
 from .outbox import Attachment, Draft, Slot
 from .people import People
 
@@ -232,6 +232,12 @@ class Showing:
         the newest hand, without its picture and controls: a player's DMs show one live hand
         per table. Edited through the player's last click on it while that is recent (free)."""
         presenter = self.core.presenter(table)
+        if old.ephemeral:  # a private hand: removed once the newer one is there (no line left behind)
+            presenter.add(Slot(f"retire:{old.message_id}", no_draft, channel_id=old.channel_id,
+                               message_id=old.message_id, user_id=old.user_id, once=True, delete=True,
+                               order=RETIRED, after=successor, interaction=old.interaction,
+                               interaction_at=old.interaction_at, ephemeral=True))
+            return
         title = self.core.ui_of(table).game.title
         game_no, round_no = old.about or (table.game_no, None)
 

@@ -76,6 +76,10 @@ async def test_a_player_whose_dms_are_closed_is_mentioned_in_the_thread(simcord_
     assert mention.content.startswith(f"<@{minh.id}>")
     assert env.backend.get_message(thread.id, mention.id).ping_user_ids == [minh.id]
     assert any("My hand" in buttons(m) for m in thread.history())
+    # the notice itself carries My hand: no scrolling up to the table message for it
+    assert "My hand" in buttons(mention)
+    shown = await minh.click(mention, label="My hand")
+    assert shown.ephemeral and "Your turn" in (shown.response.content or "")
 
 
 # A notice exists only while it is true: gone once its player has played his turn, once his
