@@ -14,6 +14,7 @@ import discord
 
 from . import config as config_module
 from .app import create_bot
+from .local import DEFAULT_PEOPLE
 
 #: the local mode's own SQLite file (never the production database unless --database says so)
 LOCAL_DATABASE = "data/local.sqlite3"
@@ -37,8 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", help="path to a config.toml (default: ./config.toml if present)")
     local = parser.add_argument_group("local mode (no Discord: a simulated server on a page in your browser)")
     local.add_argument("--local", action="store_true", help="run without Discord, on a page served on 127.0.0.1")
-    local.add_argument("--people", default="you", metavar="NAMES",
-                       help="comma-separated names of the local people, for a hot-seat game (default: you)")
+    local.add_argument("--people", default=",".join(DEFAULT_PEOPLE), metavar="NAMES",
+                       help=f"comma-separated names of the local people, for a hot-seat game "
+                            f"(default: {', '.join(DEFAULT_PEOPLE)})")
     local.add_argument("--port", type=int, default=0, help="the page's port on 127.0.0.1 (default: any free one)")
     local.add_argument("--database", metavar="PATH", dest="local_database",  # (not backup's --database)
                        help=f"the local mode's own SQLite file (default: {LOCAL_DATABASE})")
@@ -82,7 +84,7 @@ def run_local(config: config_module.Config, args: argparse.Namespace) -> int:
         print(f"The local mode needs the `local` extra ({exc}): bash scripts/start --local installs it.",
               file=sys.stderr)
         return 2
-    people = tuple(dict.fromkeys(name.strip() for name in args.people.split(",") if name.strip())) or ("you",)
+    people = tuple(dict.fromkeys(name.strip() for name in args.people.split(",") if name.strip())) or DEFAULT_PEOPLE
     options = LocalOptions(people=people, database=args.local_database or LOCAL_DATABASE, port=args.port,
                            open_browser=not args.no_browser)
     logging.basicConfig(level=logging.getLevelName(config.log_level.upper()),

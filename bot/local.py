@@ -40,7 +40,9 @@ log = logging.getLogger("bot.local")
 #: the simulated server's id, the same on every start (its settings, chips and history are kept
 #: in the local database under it)
 GUILD_ID = 1_000_000_000_000_000_001
-DEFAULT_PEOPLE = ("you",)
+#: the person at the page when ``--people`` names nobody: a name, as every message writes a
+#: seat's name in the third person ("Lan opens", "Chips of Lan"), which "you" made ungrammatical
+DEFAULT_PEOPLE = ("Lan",)
 #: how often what the bot did between clicks is published to the page
 REFRESH_SECONDS = 0.25
 #: the longest a click (its rendering included) may take before SimCord reports it stuck

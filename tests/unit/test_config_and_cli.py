@@ -86,3 +86,12 @@ def test_the_strong_ai_s_old_keys_are_accepted_with_a_warning(tmp_path, caplog):
     assert any("'strong'" in w and "'normal'" in w for w in warned)
     assert not any(hasattr(config, key) for key in REMOVED_KEYS)
 
+
+
+def test_the_local_person_has_a_name():
+    """The local page's person was called "you": "you opens", "Chips of you". A name reads in
+    every message, which write a seat's name in the third person."""
+    from bot.local import DEFAULT_PEOPLE, LocalOptions
+
+    assert LocalOptions().people == DEFAULT_PEOPLE
+    assert all(name[:1].isupper() and name.lower() not in {"you", "me", "i"} for name in DEFAULT_PEOPLE)
