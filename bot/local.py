@@ -60,11 +60,17 @@ class LocalOptions:
 
 def local_config(config: Config, options: LocalOptions) -> Config:
     """The config of the local bot: its own database, one shard, its commands published to the
-    new simulated Discord on every start, hands shown in the channel."""
-    return config.with_overrides(token=None, database=options.database, shard_count=1, shard_ids=None,
-                                 sync_commands="always", dev_guild_id=None, hands_by_dm=False,
-                                 threads_allowed=False,
-                                 **options.overrides)
+    new simulated Discord on every start, hands shown in the channel, and no metrics: their
+    server's connections (a scrape, a keep-alive) are work the simulated Discord waits for
+    before a click settles, so every action on the page waited its 30 s settling limit."""
+    local = config.with_overrides(token=None, database=options.database, shard_count=1, shard_ids=None,
+                                  sync_commands="always", dev_guild_id=None, hands_by_dm=False,
+                                  threads_allowed=False, **options.overrides)
+    if local.metrics_port:
+        log.warning("the local mode serves no metrics (metrics_port %s is ignored): they are for a bot on Discord",
+                    local.metrics_port)
+        local = local.with_overrides(metrics_port=0)
+    return local
 
 
 class LocalSession:

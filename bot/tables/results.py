@@ -125,7 +125,9 @@ class Results:
                     embed.description = f"🛑 **{messages.closed_note(table)}**\n\n{embed.description or ''}".strip()
                 elif game_id in self.core.unsettled:  # the chips shown are recorded later
                     embed.description = f"{embed.description}\n\n{unrecorded_note()}".strip()
-                latest = table.status == "finished" and table.game_id == game_id  # (a rematch belongs to it)
+                # a rematch belongs to the latest result, until its rematch is open (the result is
+                # posted while the game's end is still being saved: its status may not say so yet)
+                latest = table.game_id == game_id and table.status != "lobby"
                 controls = None if closed else messages.table_view(table, rematch=True, lit=latest)
                 rows = ui.result_rows(state.view(None), played.picture_names(), paid)
                 title = _("{game} · table #{table} · game {number} — result").format(

@@ -245,3 +245,30 @@ async def test_a_setting_the_page_cannot_show_is_refused_with_the_reason(tmp_pat
         await page.click(page.last_with("Add AI"), "Add AI")
         await page.click(page.last_with("Start"), "Start")
         assert "Phỏm · table #1" in text(page.last_with("My hand"))
+
+
+async def test_the_page_answers_at_once_while_metrics_are_scraped(tmp_path, request, unused_tcp_port):
+    """With metrics_port set and Prometheus scraping, every page action took 30–46 s: a
+    scrape's connection is work the simulated Discord waits to settle. The local mode serves
+    no metrics (an operator's tool), and says so in its log."""
+    options = LocalOptions(database=str(tmp_path / "local.sqlite3"), open_browser=False,
+                           overrides={"ai_delay_seconds": 0.0, "metrics_port": unused_tcp_port})
+    with real_time():
+        async with LocalSession(load(), options) as session, aiohttp.ClientSession() as http:
+            assert session.config.metrics_port == 0
+
+            async def scrape() -> None:
+                while True:
+                    with contextlib.suppress(aiohttp.ClientError):
+                        async with http.get(f"http://127.0.0.1:{unused_tcp_port}/metrics") as response:
+                            await response.read()
+                    await asyncio.sleep(0.05)
+
+            scraper = asyncio.create_task(scrape())
+            try:
+                page = await PagePerson(http, session.url).open()
+                started = time.monotonic()
+                await page.command("phom new")
+                assert time.monotonic() - started < 5
+            finally:
+                scraper.cancel()
