@@ -94,6 +94,7 @@ class LocalSession:
         self._turn = asyncio.Lock()
         self._changed = asyncio.Event()
         self._refresher: asyncio.Task | None = None
+        self.voided: list[int] = []  # tables whose game an earlier run left in play (void now)
 
     @property
     def url(self) -> str:
@@ -104,7 +105,7 @@ class LocalSession:
 
         if self.config.database != ":memory:" and "://" not in self.config.database:
             Path(self.config.database).parent.mkdir(parents=True, exist_ok=True)
-        await close_earlier_tables(self.config.database)
+        self.voided = await close_earlier_tables(self.config.database)
         # every card drawn before the simulated Discord starts (it gives a start 5 s to settle,
         # which a cold machine's drawing, off the event loop, could overrun)
         await asyncio.to_thread(warm_all_sprites)
@@ -126,6 +127,7 @@ class LocalSession:
             await self._tables_in_channel()
             self.preview = await self._stack.enter_async_context(self.env.preview(
                 self.channel, viewers=self.people, layout="channel", port=self.options.port))
+            await self._say_voided()
             self._serialise_actions()
             self.env.backend.subscribers.append(self._on_event)
             self._refresher = asyncio.create_task(self._refresh_forever(), name="local refresher")
@@ -133,6 +135,25 @@ class LocalSession:
             await self.close()
             raise
         return self
+
+    async def _say_voided(self) -> None:
+        """A game the local bot was stopped in is void at this start (:func:`close_earlier_tables`):
+        the page says so, not only the log."""
+        if not self.voided:
+            return
+        from . import i18n
+        from .i18n import ngettext
+
+        settings = await self.bot.db.server_settings(GUILD_ID)
+        with i18n.language(settings.get("language") or "en"):
+            text = ngettext(
+                "Chiếu was stopped during a game: table {tables} is closed and its game is void (no chips moved "
+                "for it). Earlier games stay settled.",
+                "Chiếu was stopped during games: tables {tables} are closed and their games are void (no chips "
+                "moved for them). Earlier games stay settled.", len(self.voided)).format(
+                tables=", ".join(f"#{table}" for table in self.voided))
+        await self.bot.get_channel(self.channel.id).send(text)
+        await self.env.settle()
 
     def _real_dates(self) -> None:
         """The simulated Discord dates its messages from a fixed day (made for tests: 1 January
@@ -203,7 +224,7 @@ class LocalSession:
         await self.preview.wait_closed()
 
 
-async def close_earlier_tables(database: str) -> list[int]:
+async def close_earlier_tables(database: str) -> list[int]:  # (the tables whose game was voided)
     """Close the tables an earlier run left in a lobby or a game: their messages were on that
     run's simulated Discord, gone with it (a new one starts with every run), so nothing could
     show them or take a click on them. A game in play is void, no chip moves for it, as when an
@@ -215,12 +236,14 @@ async def close_earlier_tables(database: str) -> list[int]:
     try:
         rows = await db.fetchall("SELECT id, guild_id, game_no, status FROM tables"
                                  " WHERE status IN ('lobby', 'playing') ORDER BY id")
+        voided = []
         for row in rows:
             async with db.transaction():
                 if row["status"] == "playing":
                     game = await db.current_game(row["id"], row["game_no"])
                     if game is not None and game["status"] == "playing":
                         await db.void_game(game["id"], row["guild_id"], closed_by=None)
+                        voided.append(row["id"])
                 await db.update_table(row["id"], status="cancelled", turn_deadline=None, pause_until=None)
     finally:
         await db.close()
@@ -228,7 +251,7 @@ async def close_earlier_tables(database: str) -> list[int]:
         log.info("closed %d table%s an earlier run left open (%s): their messages were on that run's page; "
                  "a game in play is void, no chips moved for it", len(rows), "" if len(rows) == 1 else "s",
                  ", ".join(f"#{row['id']}" for row in rows))
-    return [row["id"] for row in rows]
+    return voided
 
 
 @contextlib.contextmanager

@@ -204,6 +204,9 @@ async def test_tables_an_earlier_run_left_open_are_closed_at_the_start(tmp_path,
             ["cancelled", "cancelled"]
         assert [row["status"] for row in await db.fetchall("SELECT status FROM games")] == ["aborted"]
         assert "closed 2 tables an earlier run left open (#1, #2)" in caplog.text
+        said = [text(m) for m in page.messages() if "stopped during a game" in text(m)]
+        assert said == ["Chiếu was stopped during a game: table #1 is closed and its game is void (no chips moved "
+                        "for it). Earlier games stay settled."], [text(m) for m in page.messages()]
         await page.command("chan new")  # the channel is free for new tables
         assert "table #3" in text(page.last_with("Join"))
 
