@@ -70,7 +70,8 @@ async def board(db, guild_id: int, title: str, *, game: str | None = None, perio
     embed.description = "\n".join(lines) or _("No games finished yet.")
     embed.set_footer(text=_(FOOTER))
     files = []
-    if len(series.at) >= charts.MIN_GAMES:
+    moved = any(any(totals) for totals in series.totals.values())  # (a flat line of zeros tells nothing)
+    if len(series.at) >= charts.MIN_GAMES and moved:
         chart, description = charts.leaderboard_chart(
             series, [(row.user_id, row.name, safe_name(row.name)) for row in top], title, by)
         files.append(await chart_file(chart, description, "leaderboard"))

@@ -91,3 +91,17 @@ async def test_the_leaderboard_keeps_its_text_and_shows_the_top_players_running_
     # a period without two games has no picture
     chan = (await members["lan"].slash(players.channel, "leaderboard", game="chan")).response
     assert chan.attachments == []
+
+
+async def test_no_chart_when_nothing_moved(simcord_env):
+    """The gà leaderboard of games where no gà moved drew a flat chart of zeros: no chart."""
+    env = simcord_env
+    players = Players(env, 2)
+    lan, minh = players.members
+    for _ in range(2):
+        await settle(env, players.guild.id, "phom", {lan: 5, minh: -5})
+    board = (await lan.slash(players.channel, "leaderboard", by="ga")).response
+    assert board.attachments == [] and board.embeds[0].image.url is None
+    assert "lan" in board.embeds[0].description
+    chips = (await lan.slash(players.channel, "leaderboard")).response
+    assert len(chips.attachments) == 1  # chips did move: their chart is drawn
