@@ -32,7 +32,7 @@ class PhomUI(GameUI):
     lobby_options = (
         LobbyOption(C_("option name", "send"),
                     N_("Gửi: in the last round, who showed a phỏm may lay off cards onto the others' phỏm "
-                       "(default off)"), bool, label=N_("gửi")),
+                       "(default off)"), bool, label=N_("gửi (laying off onto the others' phỏm)")),
     )
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:

@@ -334,7 +334,8 @@ async def test_a_game_with_gui_where_a_person_sends_cards_and_the_result_counts_
     table = table_of(env)
     assert table.state.options["send"] is True
     lobby = next(m for m in players.channel.history() if m.embeds and "Players" in [f.name for f in m.embeds[0].fields])
-    assert "gửi **on**" in lobby.embeds[0].description
+    # the native word, explained where it is not the reader's own
+    assert "gửi (laying off onto the others' phỏm) **on**" in lobby.embeds[0].description
     rules = await lan.slash(players.channel, "rules phom")
     assert "**Gửi** (table option `send`" in rules.response.embeds[0].description
 
