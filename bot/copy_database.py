@@ -1,7 +1,8 @@
 """``chieu copy-database SQLITE [POSTGRESQL-URL]``: move a SQLite database into PostgreSQL.
 
-The target gets its schema from the migrations (the same history as the source, which is
-brought up to date first, as the bot's start would), then every table's rows, in the order
+The target gets its schema from the migrations (the same history as the source, whose
+snapshot is brought up to date first, as the bot's start would: the source file itself is only
+read, so it may be mounted read-only), then every table's rows, in the order
 that keeps foreign keys valid and with their ids, all in one transaction: a copy that fails
 leaves the target as empty as it was. Identity sequences are then advanced past the copied
 ids. The target must hold no row yet; stop the bot while copying.
@@ -10,7 +11,10 @@ ids. The target must hold no row yet; stop the bot while copying.
 from __future__ import annotations
 
 import os
+import sqlite3
+import tempfile
 import time
+from pathlib import Path
 from typing import Callable
 
 from .backends import is_postgres
@@ -32,15 +36,40 @@ async def copy_database(source: str, target: str, *, say: Callable[[str], None] 
     if not os.path.isfile(source):
         raise CopyError(f"no SQLite file {source}")
     started = time.perf_counter()
-    src = await Database.open(source)
-    try:
-        dst = await Database.open(target)
+    with tempfile.TemporaryDirectory(prefix="chieu-copy-") as folder:
+        snapshot = str(Path(folder) / "source.sqlite3")
+        _snapshot(source, snapshot)
+        src = await Database.open(snapshot)
         try:
-            return await _copy(src, dst, say, started)
+            dst = await Database.open(target)
+            try:
+                return await _copy(src, dst, say, started)
+            finally:
+                await dst.close()
         finally:
-            await dst.close()
-    finally:
-        await src.close()
+            await src.close()
+
+
+def _snapshot(source: str, copy: str) -> None:
+    """The source, copied whole into ``copy`` without writing beside it (read-only; a file whose
+    folder this user may not write, e.g. mounted read-only, is read as immutable: the bot is
+    stopped, as copy-database asks)."""
+    uri = Path(source).resolve().as_uri()
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            src = sqlite3.connect(f"{uri}?{mode}", uri=True)
+            try:
+                dst = sqlite3.connect(copy)
+                try:
+                    src.backup(dst)
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+            return
+        except sqlite3.OperationalError:
+            if mode == "immutable=1":
+                raise
 
 
 async def _copy(src: Database, dst: Database, say: Callable[[str], None], started: float) -> dict[str, int]:

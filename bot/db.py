@@ -15,8 +15,24 @@ from typing import Any, AsyncContextManager, Sequence
 from .backends import Row, open_backend
 from .leasing import DB_NOW, FENCE, Lease, LeaseLost, LeaseQueries, fence
 from .schema import MIGRATIONS, statements
+from .version import version
 
-__all__ = ["Database", "Lease", "LeaseLost", "now_iso"]
+__all__ = ["Database", "Lease", "LeaseLost", "NewerSchema", "now_iso"]
+
+#: meta key: the version of Chiếu that last brought the schema up (named when an older one refuses it)
+SCHEMA_WRITER = "schema_written_by"
+
+
+class NewerSchema(RuntimeError):
+    """The database's schema is newer than this version of Chiếu knows (it was upgraded by a
+    later one): running on it could write what the newer version does not expect."""
+
+    def __init__(self, found: int, known: int, written_by: str | None) -> None:
+        self.found, self.known, self.written_by = found, known, written_by
+        needs = f"Chiếu {written_by} or later" if written_by else "a later version of Chiếu"
+        super().__init__(f"the database is at schema version {found}, newer than this Chiếu ({version()}) knows "
+                         f"({known}): it needs {needs}; upgrade the bot, or restore a backup taken before the "
+                         "upgrade (docs/operating.md, \"Upgrading\")")
 
 # An open table: in a lobby or a game, or finished since ? (its Rematch button still works).
 _OPEN = ("(tables.status IN ('lobby', 'playing') OR (tables.status = 'finished' AND EXISTS"
@@ -64,17 +80,22 @@ class Database(LeaseQueries):
 
     async def migrate(self) -> int:
         """Bring the schema up to date, one migration per transaction. Another process may be
-        migrating the same database: the version is read again under the schema lock."""
-        version = await self.backend.schema_version()
-        while version < len(MIGRATIONS):
+        migrating the same database: the version is read again under the schema lock. A schema
+        newer than this code knows is refused (:class:`NewerSchema`), naming the version of
+        Chiếu that wrote it."""
+        current = await self.backend.schema_version()
+        if current > len(MIGRATIONS):
+            raise NewerSchema(current, len(MIGRATIONS), await self.get_meta(SCHEMA_WRITER))
+        while current < len(MIGRATIONS):
             async with self.transaction():
                 await self.backend.lock_schema()
-                version = await self.backend.schema_version()
-                if version < len(MIGRATIONS):
-                    for statement in statements(self.backend.ddl(MIGRATIONS[version])):
+                current = await self.backend.schema_version()
+                if current < len(MIGRATIONS):
+                    for statement in statements(self.backend.ddl(MIGRATIONS[current])):
                         await self.execute(statement)
-                    version += 1
-                    await self.backend.set_schema_version(version)
+                    current += 1
+                    await self.backend.set_schema_version(current)
+                    await self.set_meta(SCHEMA_WRITER, version())
         return len(MIGRATIONS)
 
     def transaction(self) -> AsyncContextManager[None]:
