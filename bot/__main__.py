@@ -130,7 +130,8 @@ def run_bot(config: config_module.Config) -> int:
     except sqlite3.Error as exc:
         print(f"chieu: the SQLite database {config.database}: {exc}", file=sys.stderr)
         return 1
-    except (OSError, discord.GatewayNotFound, discord.ConnectionClosed, asyncio.TimeoutError) as exc:
+    except (OSError, discord.GatewayNotFound, discord.ConnectionClosed, discord.DiscordServerError,
+            asyncio.TimeoutError) as exc:
         print(f"chieu: cannot reach Discord or the database: {_one_line(exc)}", file=sys.stderr)
         return 1
 

@@ -1,5 +1,5 @@
 """Where the bot's log goes: standard error, as text for a person (``log_format = "text"``,
-discord.py's own format) or one JSON object per line for a log collector (``"json"``: Loki,
+discord.py's layout, coloured on a terminal only) or one JSON object per line for a log collector (``"json"``: Loki,
 Elasticsearch, journald's JSON export). Rotation is the supervisor's: journald under systemd,
 the container engine's log driver under compose (docs/operating.md, "Logs")."""
 
@@ -24,14 +24,18 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
+#: text lines: discord.py's layout, without its colours (a log file or a container's log)
+TEXT_FORMAT = "%(asctime)s %(levelname)-8s %(name)s %(message)s"
+
+
 def setup(level: str, log_format: str = "text") -> None:
-    numeric = logging.getLevelName(level.upper())
+    handler = logging.StreamHandler(sys.stderr)
     if log_format == "json":
-        handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter())
-        root = logging.getLogger()
-        root.handlers[:] = [handler]
-        root.setLevel(numeric)
+    elif sys.stderr.isatty():
+        handler.setFormatter(discord.utils._ColourFormatter())  # (discord.py's own, on a terminal)
     else:
-        # discord.py's own setup: coloured on a terminal, plain in a container's log
-        discord.utils.setup_logging(level=numeric, root=True)
+        handler.setFormatter(logging.Formatter(TEXT_FORMAT, "%Y-%m-%d %H:%M:%S"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.getLevelName(level.upper()))
