@@ -115,6 +115,7 @@ def run_bot(config: config_module.Config) -> int:
     A refused token, Discord out of reach or a database that cannot be used: one line."""
     import discord
 
+    from .backends import PostgresMissing
     from .db import NewerSchema
     from .sqlite_files import CannotOpen, DatabaseInUse
 
@@ -124,7 +125,7 @@ def run_bot(config: config_module.Config) -> int:
         print("Discord refused the token (DISCORD_TOKEN or `token`): copy it again from the developer "
               "portal's Bot page (Reset Token)", file=sys.stderr)
         return 2
-    except (NewerSchema, DatabaseInUse, CannotOpen) as exc:
+    except (NewerSchema, DatabaseInUse, CannotOpen, PostgresMissing) as exc:
         print(f"chieu: {exc}", file=sys.stderr)
         return 2
     except sqlite3.Error as exc:
@@ -183,16 +184,22 @@ def run_local(config: config_module.Config, args: argparse.Namespace) -> int:
 
 
 def copy_database(source: str, target: str) -> int:
-    import asyncpg
-
+    from .backends import PostgresMissing
     from .copy_database import CopyError, copy_database as copy
     from .db import NewerSchema
     from .sqlite_files import CannotOpen, DatabaseInUse
 
+    failures: tuple[type[BaseException], ...] = (CopyError, OSError, sqlite3.Error, NewerSchema, CannotOpen,
+                                                 DatabaseInUse, PostgresMissing)
+    try:
+        import asyncpg
+    except ImportError:
+        pass
+    else:
+        failures += (asyncpg.PostgresError,)
     try:
         asyncio.run(copy(source, target, say=print))
-    except (CopyError, OSError, asyncpg.PostgresError, sqlite3.Error, NewerSchema, CannotOpen,
-            DatabaseInUse) as exc:
+    except failures as exc:
         print(f"copy-database: {_one_line(exc)}", file=sys.stderr)
         return 1
     return 0

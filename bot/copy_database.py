@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .backends import is_postgres
-from .db import Database
+from .db import SCHEMA_WRITER, Database
 from .schema import TABLES
 
 BATCH = 5000
@@ -81,11 +81,14 @@ async def _copy(src: Database, dst: Database, say: Callable[[str], None], starte
     if unknown:
         raise CopyError(f"the source has tables this version does not know: {', '.join(sorted(unknown))}")
     for table in TABLES:
-        if await dst.fetchone(f"SELECT 1 FROM {table} LIMIT 1") is not None:
+        # (the migrations that made the target's schema wrote which version made it)
+        mine = f" WHERE key != '{SCHEMA_WRITER}'" if table == "meta" else ""
+        if await dst.fetchone(f"SELECT 1 FROM {table}{mine} LIMIT 1") is not None:
             raise CopyError(f"the target is not empty (table {table} has rows): copy into a new database")
     say(f"copying {src.describe()} into {dst.describe()}")
     copied: dict[str, int] = {}
     async with dst.transaction():
+        await dst.execute("DELETE FROM meta WHERE key = ?", (SCHEMA_WRITER,))  # the source's comes along
         for table in TABLES:
             columns = [r["name"] for r in await src.fetchall(f"PRAGMA table_info({table})")]
             select = f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?"
