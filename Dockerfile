@@ -32,8 +32,9 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends fonts-noto-cjk \
     && find /usr/share/fonts/opentype/noto -type f ! -name NotoSansCJK-Regular.ttc -delete \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/* \
-    && { python3 -m pip uninstall -y -q pip setuptools wheel 2>/dev/null \
-         || apt-get purge -y -q --auto-remove python3-pip python3-setuptools python3-wheel >/dev/null; } \
+    && if dpkg -s python3-pip >/dev/null 2>&1; \
+       then apt-get purge -y -q --auto-remove python3-pip python3-setuptools python3-wheel >/dev/null; \
+       else python3 -m pip uninstall -y -q pip setuptools wheel; fi \
     && ! python3 -m pip --version 2>/dev/null \
     && useradd --system --uid 10001 --user-group --no-create-home --home-dir /data chieu \
     && mkdir /data && chown chieu:chieu /data

@@ -9,6 +9,7 @@ processes, the leases and routed clicks too (:mod:`bot.leasing`).
 from __future__ import annotations
 
 import json
+import logging
 from datetime import datetime, timezone
 from typing import Any, AsyncContextManager, Sequence
 
@@ -18,6 +19,8 @@ from .schema import MIGRATIONS, statements
 from .version import version
 
 __all__ = ["Database", "Lease", "LeaseLost", "NewerSchema", "now_iso"]
+
+log = logging.getLogger(__name__)
 
 #: meta key: the version of Chiếu that last brought the schema up (named when an older one refuses it)
 SCHEMA_WRITER = "schema_written_by"
@@ -158,11 +161,14 @@ class Database(LeaseQueries):
     # ---- tables
     async def insert_table(self, *, guild_id: int, channel_id: int, game: str, options: dict,
                            host_id: int, seats: list[dict], guild_name: str | None = None) -> int:
-        return await self.insert(
+        table_id = await self.insert(
             "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, seats, created_at, guild_name)"
             " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
             (guild_id, channel_id, game, json.dumps(options), host_id, json.dumps(seats), now_iso(), guild_name),
         )
+        # (the operator's log: ids only, as every line about a table or a game)
+        log.info("table %s opened: %s, server %s, channel %s, host %s", table_id, game, guild_id, channel_id, host_id)
+        return table_id
 
     async def update_table(self, table_id: int, *, lease: Lease | None = None, **fields: Any) -> None:
         """Change a table's columns; with ``lease``, only while that lease holds (else
@@ -208,6 +214,7 @@ class Database(LeaseQueries):
             " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
             (table_id, game_no, guild_id, game, json.dumps(seats), json.dumps(options), seed, stake, now_iso()))
         await self.add_decks(game_id, 1, decks)
+        log.info("game %s started at table %s: %s, %d seats", game_id, table_id, game, len(seats))
         return game_id
 
     async def add_decks(self, game_id: int, first_round: int, decks: list[list[str]]) -> None:
@@ -282,6 +289,7 @@ class Database(LeaseQueries):
             return False
         await self.execute("UPDATE games SET status = 'aborted', ended_at = ?, outcome = NULL, closed_by = ?"
                            " WHERE id = ?", (now_iso(), closed_by, game_id))
+        log.info("game %s void: closed by %s before its end", game_id, closed_by)
         return True
 
     async def set_game_seats(self, game_id: int, seats: list[dict]) -> None:

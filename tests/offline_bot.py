@@ -3,7 +3,7 @@ its runner, its signal handlers, its clean stop — in a process of its own, wit
 replaced by a stand-in on this machine (tests/integration/test_clean_stop.py starts it).
 
 The stand-in (a thread of its own, on 127.0.0.1) accepts the token (``GET /users/@me``, and the
-application's ``GET /applications/@me``) and answers every other REST call 503, Discord being unavailable: the tables' outboxes keep their
+application's ``GET /applications/@me``, and the slash commands' sync) and answers every other REST call 503, Discord being unavailable: the tables' outboxes keep their
 messages and retry them, as in an outage. The gateway is never joined: ``ChieuBot.start`` logs
 in (which sets the bot up: database, cogs, tables restored, leases) and then waits, as a bot
 whose gateway is still connecting. Pictures are not drawn (nothing could receive them).
@@ -35,7 +35,7 @@ def serve_discord() -> int:
     started = threading.Event()
     port: list[int] = []
 
-    def answered(status: int, body: dict) -> web.Response:  # (discord.py reads JSON by this exact type)
+    def answered(status: int, body: dict | list) -> web.Response:  # (discord.py reads JSON by this exact type)
         return web.Response(status=status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
 
     async def answer(request: web.Request) -> web.Response:
@@ -43,6 +43,8 @@ def serve_discord() -> int:
             return answered(200, BOT_USER)
         if request.method == "GET" and request.path.endswith("/applications/@me"):
             return answered(200, APPLICATION)
+        if request.method == "PUT" and request.path.endswith("/commands"):
+            return answered(200, [])  # the slash commands' sync (accepted; none are read back)
         return answered(503, {"message": "Service Unavailable", "code": 0})
 
     async def main() -> None:
