@@ -72,9 +72,11 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.pop("DISCORD_TOKEN", None)
-os.environ["CHIEU_CONFIG"] = str(ROOT / "tests" / "empty_config.toml")
+os.environ["CHIEU_CONFIG"] = str(ROOT / "tests" / "support" / "empty_config.toml")
 
-import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch)
+from tests.support.simcord_speed import shorten_settle_idle  # noqa: E402
+
+shorten_settle_idle()
 from simcord import Env  # noqa: E402
 from simcord.http import router  # noqa: E402
 
@@ -85,7 +87,7 @@ from bot.app import create_bot  # noqa: E402
 from bot.backends import is_postgres  # noqa: E402
 from bot.config import load  # noqa: E402
 from bot.tables.thinking import LEVELS  # noqa: E402
-from tests.simhelpers import Players, buttons, dm, emit_component, play_channel, warm_every_deck  # noqa: E402
+from tests.support.simhelpers import Players, buttons, dm, emit_component, play_channel, warm_every_deck  # noqa: E402
 
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
 # Buttons that prepare a move or change the view, never a move themselves.
@@ -630,7 +632,7 @@ async def database_for(choice: str | None, tmp: Path):
     if choice != "postgres":
         yield choice or str(tmp / "load.sqlite3")
         return
-    from tests.databases import PostgresServer, postgres_bindir
+    from tests.support.databases import PostgresServer, postgres_bindir
 
     bindir = postgres_bindir()
     if bindir is None:

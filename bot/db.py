@@ -223,7 +223,7 @@ class Database(LeaseQueries):
                                (game_id, number, json.dumps(deck)))
 
     async def record(self, game_id: int) -> dict[str, Any]:
-        """The stored record of a game (shared/rules/notation.md): a one-round game's ``deck``,
+        """The stored record of a game (docs/rules/notation.md): a one-round game's ``deck``,
         or a match's ``decks`` and ``seed``; the caller knows which its game is."""
         row = await self.get_game(game_id)
         decks = [json.loads(r["deck"]) for r in await self.fetchall(

@@ -5,7 +5,7 @@ with a context for short words such as command names) and live in gettext catalo
 with Babel: ``bot/locale/chieu.pot`` (extracted), ``bot/locale/<lang>/LC_MESSAGES/chieu.po``
 (translated). The bot reads the ``.po`` itself, once per language at first use: there is no
 compiled ``.mo`` to build or to forget, so every install (``pip install .``, a container, a
-checkout) speaks every language. See README, "Languages".
+checkout) speaks every language. See docs/development.md, "Translations".
 
 Whose language a message speaks is set by whoever builds it, with :func:`language`: a private
 reply follows the clicker's Discord locale, a DM its player's language, a table message the

@@ -1,4 +1,4 @@
-"""Chắn engine — rules in shared/rules/chan.md, notation in shared/rules/notation.md.
+"""Chắn engine — rules in docs/rules/chan.md, notation in docs/rules/notation.md.
 
 Public API:
 

@@ -1,4 +1,4 @@
-"""Chắn counting and scoring — rules in shared/rules/chan.md ("Pairs", "Payout (cước)").
+"""Chắn counting and scoring — rules in docs/rules/chan.md ("Pairs", "Payout (cước)").
 
 Public API (re-exported by :mod:`.chan`):
 

@@ -1,4 +1,4 @@
-"""Chinchón engine — rules in shared/rules/chinchon.md, notation in shared/rules/notation.md.
+"""Chinchón engine — rules in docs/rules/chinchon.md, notation in docs/rules/notation.md.
 
 One state is a whole match of several rounds (notation.md, "Matches of several rounds").
 

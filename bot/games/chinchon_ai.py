@@ -19,15 +19,14 @@ pile (every discard was public).
   card that would meld two of the unmatched cards left and ``_SINGLE_WEIGHT`` per live card
   that would pair with one, both scaled by 2 / the seats in the round (the more seats, the
   sooner someone closes: at four seats, halving them turned a round's points margin against
-  the plain player from −0.28 to +0.89 on the arena's 200 duplicate deals); never a joker
+  the plain player from a loss to a gain on the arena, docs/experiments.md); never a joker
   while it holds anything else. A card is live while it may still be drawn: after a
   reshuffle, a card never shown this round is held by an opponent. After ``_STALL_RESHUFFLES`` reshuffles in a round (players keeping what the others
   need), it keeps the fewest unmatched cards, then the cards that may still meld before the
   low ones.
-- **Buy back** whenever it may: on the arena's duplicate deals (issue #28) the old rule (buy
-  back only while a fifth of the target is left to play with) won 17.8 % of the matches
-  alone against three plain players, buying back always 28.7 % (+0.31 chips a match against
-  −0.03), and at two seats 64.7 % against 54.7 %.
+- **Buy back** whenever it may: on the arena's duplicate deals it won more matches than the
+  old rule (buy back only while a fifth of the target is left to play with), at two seats and
+  at four (the figures: docs/experiments.md).
 """
 
 from __future__ import annotations

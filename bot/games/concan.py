@@ -1,4 +1,4 @@
-"""Concan engine — rules in shared/rules/concan.md, notation in shared/rules/notation.md.
+"""Concan engine — rules in docs/rules/concan.md, notation in docs/rules/notation.md.
 
 One state is a whole set of ``rounds`` rounds (notation.md, "Matches of several rounds").
 

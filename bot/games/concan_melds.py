@@ -1,6 +1,6 @@
 """Concan melds: card values, joker tokens, what a meld is and what it is worth.
 
-Rules in shared/rules/concan.md ("Cards", "Melds", "Scoring"). Pure functions and frozen
+Rules in docs/rules/concan.md ("Cards", "Melds", "Scoring"). Pure functions and frozen
 values shared by the solver (:mod:`.concan_solver`), the table melds (:mod:`.concan_table`),
 the state (:mod:`.concan`) and the AI (:mod:`.concan_ai`).
 

@@ -1,4 +1,4 @@
-"""Phỏm (Tá Lả) engine — rules in shared/rules/phom.md, notation in shared/rules/notation.md.
+"""Phỏm (Tá Lả) engine — rules in docs/rules/phom.md, notation in docs/rules/notation.md.
 
 Public API:
 

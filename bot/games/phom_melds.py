@@ -1,4 +1,4 @@
-"""Phỏm melds — rules in shared/rules/phom.md: the search for phỏm and for the arrangement of
+"""Phỏm melds — rules in docs/rules/phom.md: the search for phỏm and for the arrangement of
 a hand with the fewest points, under the eaten-card rule (each eaten card in its own phỏm).
 
 Public API (the evaluation functions are re-exported by :mod:`.phom`):

@@ -1,4 +1,4 @@
-"""Tứ Sắc engine — rules in shared/rules/tusac.md, notation in shared/rules/notation.md.
+"""Tứ Sắc engine — rules in docs/rules/tusac.md, notation in docs/rules/notation.md.
 
 Public API:
 

@@ -1,4 +1,4 @@
-"""Tứ Sắc results — rules in shared/rules/tusac.md ("Payout", "Worst card"): a public meld and
+"""Tứ Sắc results — rules in docs/rules/tusac.md ("Payout", "Worst card"): a public meld and
 its value, the value of a seat's hand, and the settlement of a won or drawn game with the
 phrases that tell it.
 

@@ -1,6 +1,6 @@
 """Tứ Sắc cards and sets: parsing, set recognition, trash count, hand value, outs.
 
-Rules in shared/rules/tusac.md, card codes in shared/rules/notation.md (colour ``R Y G W`` +
+Rules in docs/rules/tusac.md, card codes in docs/rules/notation.md (colour ``R Y G W`` +
 piece ``K A E R C N P``; a pack holds four copies of each of the 28 codes).
 
 Every set lies inside one of nine *groups*: per colour the Tướng-Sĩ-Tượng pieces and the

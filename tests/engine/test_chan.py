@@ -1,4 +1,4 @@
-"""Chắn engine: worked examples and rules of shared/rules/chan.md, from fixed decks."""
+"""Chắn engine: worked examples and rules of docs/rules/chan.md, from fixed decks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chinchón engine: worked examples and rules of shared/rules/chinchon.md, from fixed packs."""
+"""Chinchón engine: worked examples and rules of docs/rules/chinchon.md, from fixed packs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Concan engine: worked examples and rules of shared/rules/concan.md, from fixed packs."""
+"""Concan engine: worked examples and rules of docs/rules/concan.md, from fixed packs."""
 
 from __future__ import annotations
 

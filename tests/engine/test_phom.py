@@ -1,4 +1,4 @@
-"""Phỏm engine: worked examples and rules of shared/rules/phom.md, from fixed decks."""
+"""Phỏm engine: worked examples and rules of docs/rules/phom.md, from fixed decks."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.games import strong_ai
 from bot.tables import messages, thinking
-from tests.simhelpers import (Players, custom_id, dm, emit_component, let_the_clock_play, play_channel, quick_move,
+from tests.support.simhelpers import (Players, custom_id, dm, emit_component, let_the_clock_play, play_channel, quick_move,
                               start_table, table_of, until)
 
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from bot.games.chan import GAME
 from bot.games.tosom import FULL_DECK, parse_cards
 from cogs.chan import ChanUI
-from tests.databases import both_backends
-from tests.simhelpers import (dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel, private_texts,
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               select_options, start_table, table_of)
 
 MOVES = ("Ù!", "Chíu", "Eat Chắn", "Eat Cạ", "Eat Cạ*", "Discard", "Draw", "Pass")  # tried after Quick Select

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.games.chinchon import get_pack
-from tests.databases import both_backends
-from tests.simhelpers import (Players, buttons, dm, enabled, ledger_rows, play_channel, private_texts,
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (Players, buttons, dm, enabled, ledger_rows, play_channel, private_texts,
                               start_table, table_of)
 
 # Round 1 at three seats (French pack + 2 jokers), dealt from seat 0: Lan holds nothing that

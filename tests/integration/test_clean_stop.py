@@ -1,4 +1,4 @@
-"""A clean stop with real processes: the real ``chieu`` command (tests/offline_bot.py: Discord
+"""A clean stop with real processes: the real ``chieu`` command (tests/support/offline_bot.py: Discord
 replaced by a stand-in on this machine that answers every message 503) drives games on
 PostgreSQL; SIGTERM in mid-game makes it exit 0 within the bound (bot.stopping), its leases
 given up and its unshown messages handed over, and a second process adopts its tables at its
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from bot.db import Database
 from bot.stopping import STOP_SECONDS
-from tests.simhelpers import play_channel, start_table, table_of, until
-from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
+from tests.support.simhelpers import play_channel, start_table, table_of, until
+from tests.support.stubdiscord import close_service, headless_service, open_table, quiet_pictures
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE = 15.0
@@ -29,7 +29,7 @@ EXIT_MARGIN = 2.0
 
 
 class Bot:
-    """``chieu`` (through tests/offline_bot.py) in a process of its own."""
+    """``chieu`` (through tests/support/offline_bot.py) in a process of its own."""
 
     def __init__(self, name: str, folder: Path, database: str) -> None:
         self.name = name
@@ -41,7 +41,7 @@ class Bot:
         self.log = open(self.log_path, "wb")
         env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "offline.token.test"}
         env.pop("CHIEU_DATABASE", None)
-        self.process = subprocess.Popen([sys.executable, "-m", "tests.offline_bot", "--config", str(self.config)],
+        self.process = subprocess.Popen([sys.executable, "-m", "tests.support.offline_bot", "--config", str(self.config)],
                                         cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
     def said(self) -> str:

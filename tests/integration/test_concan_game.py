@@ -15,7 +15,7 @@ from bot.games.base import IllegalAction
 from bot.games import concan
 from bot.games.concan import GAME, PACK
 from cogs.concan import ConcanUI
-from tests.simhelpers import (buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
+from tests.support.simhelpers import (buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               select_id, select_options, start_table, table_of)
 
 # Lan starts the round with 15 cards: two sets worth 60 and a club run she will lay with a joker.

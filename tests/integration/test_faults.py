@@ -10,8 +10,8 @@ import sqlite3
 
 from bot import ledger
 from bot.games.french import FULL_DECK
-from tests.databases import both_backends
-from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, forged_select, game_over, ledger_rows,
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (Players, buttons, dm, enabled, fail_posts, forged_select, game_over, ledger_rows,
                               let_the_clock_play, play_channel, play_until_over, private_texts, select_id, start_table,
                               table_of)
 

@@ -2,7 +2,7 @@
 taken over once it expired (in the database's clock), given up on a clean stop; and every
 write of a table is fenced by it, so that a driver which stalled past its lease (here: whose
 lease the test expires, as the database's clock would) can never write a move after another
-process adopted the table. The table services run without Discord (tests/stubdiscord.py)."""
+process adopted the table. The table services run without Discord (tests/support/stubdiscord.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from bot.db import Database, Lease, LeaseLost
 from bot.tables.outbox import HELD_BACK_SECONDS
-from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
+from tests.support.stubdiscord import close_service, headless_service, open_table, quiet_pictures
 
 pytestmark = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 

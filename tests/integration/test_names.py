@@ -9,8 +9,8 @@ import json
 import discord
 import pytest
 
-from tests.databases import both_backends
-from tests.simhelpers import Players, buttons, let_the_clock_play, play_channel, private_texts, table_of
+from tests.support.databases import both_backends
+from tests.support.simhelpers import Players, buttons, let_the_clock_play, play_channel, private_texts, table_of
 
 FAKE_LINE = "AI 1** · **+500 chips"
 FAKE_LINE_SHOWN = r"AI 1\*\* · \*\*+500 chips"

@@ -14,8 +14,8 @@ from bot.games.phom import GAME, find_phom
 from bot.tables.messages import chips
 from cogs.phom import PhomUI
 from tests.engine.test_phom import new, play_until_draws
-from tests.databases import both_backends
-from tests.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
                               let_the_clock_play, play_channel, private_texts, quick_move, start_table, table_of)
 
 

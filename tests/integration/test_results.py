@@ -9,7 +9,7 @@ import pytest
 import bot.tables.showing as showing
 from bot import i18n
 from bot.tables.messages import chips
-from tests.simhelpers import ledger_rows, let_the_clock_play, play_channel, start_table, table_of
+from tests.support.simhelpers import ledger_rows, let_the_clock_play, play_channel, start_table, table_of
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.simhelpers import (Players, attach_shard_process, component_payload, custom_id, deliver_to, dm, enabled,
+from tests.support.simhelpers import (Players, attach_shard_process, component_payload, custom_id, deliver_to, dm, enabled,
                               game_over, play_channel, private_texts, quick_move, shard_guild_id, start_table)
 
 pytestmark = pytest.mark.parametrize("backend", ["postgres"], indirect=True)

@@ -8,7 +8,7 @@ import pytest
 
 from bot.config import load
 from bot.version import UNKNOWN, version
-from tests.simhelpers import dm, enabled, quick_move, start_table, table_of
+from tests.support.simhelpers import dm, enabled, quick_move, start_table, table_of
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ from bot.games.base import Event
 from bot.games.tusac import GAME
 from bot.games.tusac_sets import trash_count
 from cogs.tusac import TuSacUI
-from tests.simhelpers import (buttons, dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel,
+from tests.support.simhelpers import (buttons, dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel,
                               private_texts, start_table, table_of)
-from tests.tusac_decks import build_deck
+from tests.support.tusac_decks import build_deck
 
 MOVES = ("Win!", "Eat", "Discard", "Discard!!!", "Draw", "Pass")  # tried in this order after Quick Select
 

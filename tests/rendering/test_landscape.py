@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rendering.games import CASES, pictures_of_a_game
+from tests.support.picture_games import CASES, pictures_of_a_game
 
 VIEW = (400, 300)  # the box Discord shows an embed image in
 

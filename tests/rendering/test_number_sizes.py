@@ -24,7 +24,7 @@ from rendering.landscape import PICTURE_THEME
 from rendering.table import rows_image
 from rendering.table_picture import picture_names, table_picture_image
 from rendering.text import measure
-from tests.rendering.games import NAMES, OPTIONS, UIS, table_of
+from tests.support.picture_games import NAMES, OPTIONS, UIS, table_of
 
 SHOWN_WIDTH = 400
 MIN_DIGIT_PX = 11

@@ -7,7 +7,7 @@ import pytest
 
 import rendering.table_picture as table_picture
 from bot import i18n
-from tests.rendering.games import CASES, NAMES, pictures_of_a_game
+from tests.support.picture_games import CASES, NAMES, pictures_of_a_game
 
 
 @pytest.mark.parametrize("lang", sorted(i18n.LANGUAGES))

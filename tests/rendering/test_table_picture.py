@@ -18,7 +18,7 @@ from rendering.table_picture import (ACTIVE, BOX_GAP, BOX_W, LABEL_PAD, Group, L
                                      render_table_picture, rows_grid, seat_panel, shadowed_sprite,
                                      table_picture_image)
 from rendering.text import text_line
-from tests.uploads import assert_close_upload
+from tests.support.uploads import assert_close_upload
 
 
 def picture(seats: int = 4, melds: int = 6, active: int = 1) -> TablePicture:

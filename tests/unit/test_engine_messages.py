@@ -1,4 +1,4 @@
-"""The engines' player-visible messages are translatable (bot/i18n.py, README "Languages").
+"""The engines' player-visible messages are translatable (bot/i18n.py, docs/development.md "Translations").
 
 A source scan of ``bot/games/*.py`` (every ``IllegalAction`` message is built with ``_()`` or
 ``ngettext()``, every marked message is one literal with named placeholders, ``_`` is never

@@ -14,7 +14,7 @@ from bot.i18n import number
 from bot.tables import messages
 from bot.tables.adapter import Settlement, chips, round_points
 from bot.tables.messages import result_embed
-from tests.rendering.games import table_of
+from tests.support.picture_games import table_of
 from tests.unit.test_summaries import UIS, played_events
 
 NAMES = ["Lan", "Minh", "Đức", "Hòa 🌸"]

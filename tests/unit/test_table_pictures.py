@@ -15,7 +15,7 @@ from cogs.phom import PhomUI
 from cogs.tusac import TuSacUI
 from rendering import BACK
 from rendering.table_picture import TablePicture, render_table_picture, table_picture_image
-from tests.uploads import assert_close_upload
+from tests.support.uploads import assert_close_upload
 
 UIS = {"phom": PhomUI, "chan": ChanUI, "tusac": TuSacUI}
 NAMES = ["Lan", "🤖 AI 1", "Đức", "Hòa 🌸"]

@@ -3,9 +3,9 @@
 
 Two ChieuBot instances, "a" (shard 0, which Discord sends every DM to) and "b" (shard 1), on
 one SimCord as tests/integration/test_routing.py runs them, share a database on a PostgreSQL
-server of the run's own (tests/databases.py). The tables of every game are opened in servers of
+server of the run's own (tests/support/databases.py). The tables of every game are opened in servers of
 both shards, so each process drives some and routes clicks to the other. Besides the random
-Discord faults of tests/chaos.py (not the disk, the SQLite lock or the restart, which are
+Discord faults of tests/support/chaos.py (not the disk, the SQLite lock or the restart, which are
 SQLite's), the chaos phase brings:
 
 * **killed connections** — every connection of the bots is terminated by the server;
@@ -19,7 +19,7 @@ SQLite's), the chaos phase brings:
 * **one interaction delivered to both processes** (as around a reconnect), now and then, for
   a click on a hand.
 
-It adds these invariants to tests/chaos.py's (on PostgreSQL): no Discord call of a table from
+It adds these invariants to tests/support/chaos.py's (on PostgreSQL): no Discord call of a table from
 a process after another process took the table's lease (calls counted per process and table,
 in order with the takes; the answers to interactions excepted: any process answers what it
 received); every interaction answered (but those whose answer a fault refused); every
@@ -50,9 +50,9 @@ from simcord import interactions as sim_interactions
 from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 
-from tests.chaos import EMPTY_CONFIG, Chaos, ChaosConfig, Faults, Report, Violation
-from tests.databases import PostgresServer, postgres_bindir
-from tests.simhelpers import attach_shard_process, deliver_to, private_texts, seed_deals, shard_guild_id
+from tests.support.chaos import EMPTY_CONFIG, Chaos, ChaosConfig, Faults, Report, Violation
+from tests.support.databases import PostgresServer, postgres_bindir
+from tests.support.simhelpers import attach_shard_process, deliver_to, private_texts, seed_deals, shard_guild_id
 
 LEASE_SECONDS = 60.0
 #: the simulated clock moves in steps of at most this while the database's clock is emulated
@@ -121,7 +121,7 @@ class _Trace(logging.Handler):
 
 
 class CountingFaults(Faults):
-    """The faults of tests/chaos.py, and every call written down with its process and table."""
+    """The faults of tests/support/chaos.py, and every call written down with its process and table."""
 
     def __init__(self, chaos: "ProcessesChaos") -> None:
         super().__init__(chaos.env, chaos.cfg.seed, chaos.cfg.fault_rate)
@@ -562,7 +562,7 @@ def park_route_waiters() -> None:
     """Teach SimCord's settlement that a process waiting for the driver's word on a click it
     routed (at most ROUTE_WAIT, 3 s: the click is answered already, and applied at the
     driver's next beat if the word never comes, e.g. its listening connection was killed) is
-    parked, as tests/chaos.py's park_lock_waiters does for lock waiters: else every such click
+    parked, as tests/support/chaos.py's park_lock_waiters does for lock waiters: else every such click
     holds the simulated clock for 3 s of real time."""
     from simcord import _settlement
 

@@ -1,9 +1,9 @@
 """One bot process of the failover test (tests/integration/test_failover.py), run as
-``python -m tests.failover_worker DATABASE NAME EVENTS [--open GAME:AI ...]``.
+``python -m tests.support.failover_worker DATABASE NAME EVENTS [--open GAME:AI ...]``.
 
 It is the bot's table service as ``python -m bot`` runs it (its leases, renewals, adoptions,
 timers, AI seats, outbox, settlements), on the shared PostgreSQL database, with Discord's REST
-side stubbed (tests/stubdiscord.py: every post and edit succeeds in memory) since the
+side stubbed (tests/support/stubdiscord.py: every post and edit succeeds in memory) since the
 failover under test is the database's, not Discord's. It opens the tables it is asked to
 (seats of AI, as Start would deal them), drives them, adopts orphaned ones, and writes what it
 does to EVENTS, one JSON object a line, flushed at once (a SIGKILL loses at most the line
@@ -40,7 +40,7 @@ import signal
 import sys
 import time
 
-from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
+from tests.support.stubdiscord import close_service, headless_service, open_table, quiet_pictures
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""``python -m tests.offline_bot [chieu's arguments]``: the real ``chieu`` command — its main,
+"""``python -m tests.support.offline_bot [chieu's arguments]``: the real ``chieu`` command — its main,
 its runner, its signal handlers, its clean stop — in a process of its own, with Discord
 replaced by a stand-in on this machine (tests/integration/test_clean_stop.py starts it).
 
@@ -22,7 +22,7 @@ from aiohttp import web
 
 from bot import __main__ as cli
 from bot.app import ChieuBot
-from tests.stubdiscord import quiet_pictures
+from tests.support.stubdiscord import quiet_pictures
 
 BOT_USER = {"id": "100000000000000001", "username": "Chiếu", "discriminator": "0", "avatar": None, "bot": True}
 APPLICATION = {"id": BOT_USER["id"], "name": "Chiếu", "description": "", "icon": None, "bot_public": True,

@@ -51,8 +51,8 @@ from simcord.backend.errors import BackendError, SetupError
 from simcord.http import router
 from simcord.results import ResponseMessage
 
-from tests.simclock import long_timers_virtual
-from tests.simhelpers import seed_deals
+from tests.support.simclock import long_timers_virtual
+from tests.support.simhelpers import seed_deals
 
 EMPTY_CONFIG = Path(__file__).with_name("empty_config.toml")
 
@@ -83,7 +83,7 @@ class ChaosConfig:
     disk_full: bool = True
     restart: bool = True
     closed_dm_rate: float = 0.15  # chance that a player's DMs are closed to the bot
-    processes: int = 1  # 2: two bots on one PostgreSQL (tests/chaos_processes.py)
+    processes: int = 1  # 2: two bots on one PostgreSQL (tests/support/chaos_processes.py)
 
 
 @dataclass
@@ -873,7 +873,7 @@ async def run_seed(config: ChaosConfig, workdir: Path) -> Report:
     os.environ["CHIEU_CONFIG"] = str(EMPTY_CONFIG)
     workdir.mkdir(parents=True, exist_ok=True)
     if config.processes > 1:
-        from tests.chaos_processes import run_processes
+        from tests.support.chaos_processes import run_processes
 
         return await run_processes(config, workdir)
     return await Chaos(config, workdir).run()
