@@ -86,7 +86,7 @@ RULES: dict[str, Rule] = {
     "ai_strong_budget_ms": _number(0, 10_000, "must be a number of milliseconds above 0, at most 10000",
                                    above_low=True),
     "ai_strong_iterations": _int(1, 10**7, "must be a whole number from 1 to 10000000, or left out", True),
-    "away_after_timeouts": _int(1, 100),
+    "away_after_timeouts": _int(1, 1_000_000),
     "max_tables_per_channel": _int(1, 1000),
     "lobby_timeout_seconds": _int(1, 7 * DAY),
     "round_pause_seconds": _int(0, 3600),
