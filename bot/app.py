@@ -109,7 +109,8 @@ class ChieuBot(commands.AutoShardedBot):
 
     def describe(self) -> str:
         """What this process runs: its database, its shards, the tables it drives."""
-        return (f"Chiếu {version()} · database {self.db.describe()} · shards {self.shards_here()} of {self.shard_count or '?'} · "
+        return (f"Chiếu {version()} · database {self.db.describe()} · "
+                f"shards {self.shards_here()} of {self.shard_count or '?'} · "
                 f"{self.tables.driven_count()} tables driven here")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

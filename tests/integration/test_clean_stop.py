@@ -41,8 +41,8 @@ class Bot:
         self.log = open(self.log_path, "wb")
         env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "offline.token.test"}
         env.pop("CHIEU_DATABASE", None)
-        self.process = subprocess.Popen([sys.executable, "-m", "tests.support.offline_bot", "--config", str(self.config)],
-                                        cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        command = [sys.executable, "-m", "tests.support.offline_bot", "--config", str(self.config)]
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
     def said(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -101,7 +101,10 @@ async def test_sigterm_mid_game_exits_0_in_time_gives_the_leases_up_and_another_
         await until("a drives both games", a_plays, 60)
         b = Bot("b", tmp_path, url)
         bots.append(b)
-        await until("b is up", lambda: _true(b.alive() and "drives 0 tables" in b.said()), 60)
+        async def b_is_up() -> bool:
+            return b.alive() and "drives 0 tables" in b.said()
+
+        await until("b is up", b_is_up, 60)
         played = await moves()
         await asyncio.sleep(1)
         assert await moves() > played, "the games are in play when a is stopped"
@@ -129,7 +132,10 @@ async def test_sigterm_mid_game_exits_0_in_time_gives_the_leases_up_and_another_
         print(f"b adopted a's tables {adopted:.2f} s after a's exit (lease {LEASE:g} s, beat {LEASE / 3:g} s)")
         assert adopted <= LEASE / 3 + 3, f"adopted {adopted:.1f} s after the stop: it waited for the leases"
         played = await moves()
-        await until("b plays on", lambda: _more(moves, played), 20)
+        async def b_plays_on() -> bool:
+            return await moves() > played
+
+        await until("b plays on", b_plays_on, 20)
 
         status, took = await b.stop(signal.SIGINT)
         assert status == 0 and took <= STOP_SECONDS + EXIT_MARGIN, b.said()[-3000:]
@@ -150,7 +156,10 @@ async def test_sigterm_on_sqlite_closes_the_database(tmp_path):
     played = _sqlite_moves(path)
     bot = Bot("solo", tmp_path, str(path))
     try:
-        await until("the game plays on in the bot", lambda: _true(bot.alive() and _sqlite_moves(path) > played), 60)
+        async def plays_on() -> bool:
+            return bot.alive() and _sqlite_moves(path) > played
+
+        await until("the game plays on in the bot", plays_on, 60)
         assert (tmp_path / "chieu.sqlite3-wal").exists(), "open: the write-ahead log is beside the file"
         status, took = await bot.stop(signal.SIGTERM)
     finally:
@@ -172,16 +181,6 @@ async def test_while_the_bot_stops_a_click_is_answered_that_it_is_restarting(sim
     command = await host.slash(players.channel, "about")
     assert command.response.content == "Chiếu is restarting: try again in a moment."
     assert table.version == version
-
-
-def _true(value: bool):
-    async def answer() -> bool:
-        return value
-    return answer()
-
-
-async def _more(moves, than: int) -> bool:
-    return await moves() > than
 
 
 def _sqlite_moves(path: Path) -> int:

@@ -157,7 +157,8 @@ def test_names_say_their_unit_and_an_unknown_latency_is_absent_not_zero():
     assert "chieu_rest_budget_fill_ratio" in names and "chieu_rest_budget_calls_per_second" in names
     assert not {"chieu_rest_budget_fill", "chieu_rest_budget_rate"} & names
     assert found["chieu_gateway_latency_seconds", ()] == 0.05
-    assert found["chieu_shard_connected", (("shard", "0"),)] == 1 and found["chieu_shard_connected", (("shard", "1"),)] == 0
+    assert found["chieu_shard_connected", (("shard", "0"),)] == 1
+    assert found["chieu_shard_connected", (("shard", "1"),)] == 0
     build = next(labels for name, labels in found if name == "chieu_build_info")
     assert dict(build)["version"] == version() and found["chieu_build_info", build] == 1
     assert found["chieu_games_settled_total", (("game", "phom"),)] == 0
