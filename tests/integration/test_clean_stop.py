@@ -71,14 +71,14 @@ class Bot:
 
 
 async def test_sigterm_mid_game_exits_0_in_time_gives_the_leases_up_and_another_process_adopts_at_once(
-        postgres_server, tmp_path):
+        postgres_server, tmp_path, monkeypatch):
     name = await postgres_server.create_database()
     url = postgres_server.url(name)
     db = await Database.open(url)
     bots: list[Bot] = []
     try:
         # two games dealt by a process that then stops (its leases given up), for a to take
-        quiet_pictures()
+        quiet_pictures(monkeypatch)  # (undone after the test)
         opener = await headless_service(url, "opener", lease_seconds=LEASE)
         tables = [(await open_table(opener, game, ai=4)).id for game in ("phom", "chan")]
         await close_service(opener)
@@ -147,9 +147,9 @@ async def test_sigterm_mid_game_exits_0_in_time_gives_the_leases_up_and_another_
         await postgres_server.drop_database(name)
 
 
-async def test_sigterm_on_sqlite_closes_the_database(tmp_path):
+async def test_sigterm_on_sqlite_closes_the_database(tmp_path, monkeypatch):
     path = tmp_path / "chieu.sqlite3"
-    quiet_pictures()
+    quiet_pictures(monkeypatch)  # (undone after the test)
     opener = await headless_service(str(path), "opener")
     await open_table(opener, "phom", ai=4)
     await close_service(opener)
