@@ -12,16 +12,28 @@ what is allowed (``chieu`` prints them and exits 2; ``chieu check-config`` shows
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-import sys
 from typing import Any, Callable
 
-from .config_rules import ENVIRONMENT, REMOVED_KEYS, ConfigError, check, unknown_key
+from .config_rules import ENVIRONMENT, ConfigError, check, unknown_key
 
 DEFAULT_PATH = Path("config.toml")
+
+log = logging.getLogger(__name__)
+
+#: keys a config file may still hold from an older version, each with why it is gone: the bot
+#: warns that they are no longer used and starts (they set the strong AI, removed in issue #37)
+REMOVED_KEYS = {
+    "ai_workers": "the strong AI's worker processes are gone",
+    "ai_strong_budget_ms": "the strong AI is gone",
+    "ai_strong_iterations": "the strong AI is gone",
+}
+#: AI levels a config file may still name, and the level that now plays in their place
+RETIRED_AI_LEVELS = {"strong": "normal"}
 
 
 @dataclass(frozen=True)
@@ -49,16 +61,8 @@ class Config:
     # channel and no DMs, runs so.
     hands_by_dm: bool = True
     # The AI level of a new table when neither /<game> new nor the server says: "easy" (the
-    # plain rule player), "normal" (each game's AI) or "strong" (a search, bot/tables/thinking.py).
+    # plain rule player) or "normal" (each game's AI, bot/ai/levels.py).
     ai_level: str = "normal"
-    # The strong AI thinks in this many worker processes (unset: one fewer than the cores, at
-    # least one), during the AI's pause, for this many milliseconds a move at most: the budget
-    # shrinks when the workers are busy, so that every move still lands at the end of its pause.
-    ai_workers: int | None = None
-    ai_strong_budget_ms: float = 300.0
-    # Tests and benchmarks: a search bounded by work (this many iterations) instead of time,
-    # so that a seeded move is the same on every machine.
-    ai_strong_iterations: int | None = None
     # Consecutive turn timeouts after which a seat is marked away and played by the AI.
     away_after_timeouts: int = 2
     max_tables_per_channel: int = 5
@@ -145,7 +149,7 @@ def gather(path: str | os.PathLike[str] | None = None, *, warn: Callable[[str], 
     if file is not None:
         for key, value in read_file(file).items():
             if key in REMOVED_KEYS:
-                (warn or _stderr)(f"{file}: {key} is no longer used ({REMOVED_KEYS[key]}); remove it")
+                (warn or log.warning)(f"config: {key} in {file} is no longer used ({REMOVED_KEYS[key]}); remove it")
             elif key not in _FIELDS:
                 errors.append(unknown_key(file, key, _FIELDS))
             else:
@@ -157,6 +161,10 @@ def gather(path: str | os.PathLike[str] | None = None, *, warn: Callable[[str], 
         if key not in _FIELDS and key != "extra":
             errors.append(f"argument: unknown key {key!r}")  # (a caller's mistake)
         values[key], origins[key] = value, "argument"
+    retired = values.get("ai_level")
+    if isinstance(retired, str) and retired in RETIRED_AI_LEVELS:
+        values["ai_level"] = RETIRED_AI_LEVELS[retired]
+        (warn or log.warning)(f"config: ai_level {retired!r} is no longer a level; it now means {values['ai_level']!r}")
     return values, origins, errors
 
 
@@ -169,8 +177,4 @@ def load(path: str | os.PathLike[str] | None = None, *, warn: Callable[[str], No
     if errors:
         raise ConfigError(errors)
     return Config(**values)
-
-
-def _stderr(line: str) -> None:
-    print(line, file=sys.stderr)
 

@@ -19,10 +19,6 @@ from .backends import is_postgres
 #: configuration keys the environment sets (it wins over the file: secrets stay out of it)
 ENVIRONMENT = {"token": "DISCORD_TOKEN", "database": "CHIEU_DATABASE"}
 
-#: keys an earlier version knew and this one ignores: accepted with a warning, so that an
-#: upgrade never fails on an old config.toml (key -> why it is gone)
-REMOVED_KEYS: dict[str, str] = {}
-
 #: values never printed (check-config, errors)
 SECRET_KEYS = frozenset({"token"})
 
@@ -81,11 +77,7 @@ RULES: dict[str, Rule] = {
     "max_turn_seconds": _int(1, DAY),
     "ai_delay_seconds": _number(0, 60, "must be a number of seconds from 0 to 60"),
     "hands_by_dm": Rule("bool", "must be true or false"),
-    "ai_level": Rule("text", 'must be "easy", "normal" or "strong"', _one_of("easy", "normal", "strong")),
-    "ai_workers": _int(1, 256, "must be a whole number from 1 to 256, or left out (what the process may use)", True),
-    "ai_strong_budget_ms": _number(0, 10_000, "must be a number of milliseconds above 0, at most 10000",
-                                   above_low=True),
-    "ai_strong_iterations": _int(1, 10**7, "must be a whole number from 1 to 10000000, or left out", True),
+    "ai_level": Rule("text", 'must be "easy" or "normal"', _one_of("easy", "normal")),
     "away_after_timeouts": _int(1, 1_000_000),
     "max_tables_per_channel": _int(1, 1000),
     "lobby_timeout_seconds": _int(1, 7 * DAY),

@@ -71,12 +71,7 @@ def on_stop_signals(callback: Callable[[str], None]) -> None:
 
 def unshown(tables: Any) -> int:
     """Messages of the tables this process drives that Discord has not confirmed yet."""
-    count = 0
-    for table in list(tables.tables.values()):
-        presenter = table.presenter
-        if presenter is not None and not presenter.closed:
-            count += sum(1 for slot in list(presenter.slots.values()) if slot.dirty and not slot.done)
-    return count
+    return tables.gauges().outboxes.pending
 
 
 def stop_clocks(tables: Any) -> None:

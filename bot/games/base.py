@@ -37,7 +37,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequenc
 
 from babel.lists import format_list
 
-from ..i18n import _, current
+from bot.i18n import _, current
 
 
 class IllegalAction(ValueError):

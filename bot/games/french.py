@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .base import NotACard
+from bot.games.base import NotACard
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"

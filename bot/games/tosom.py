@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .base import NotACard
+from bot.games.base import NotACard
 
 RANKS = "23456789"
 SUITS = "VWS"

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from bot.games.base import IllegalAction
-from bot.games.chan import GAME, count, is_red, is_win, partition, score_win, waits
+from bot.games.chan.game import GAME, count, is_red, is_win, partition, score_win, waits
 from bot.games.tosom import FULL_DECK, parse_cards
 
 # --------------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ import pytest
 
 from bot.games import REGISTRY
 from bot.games.base import Event, IllegalAction, Phrase
-from bot.games.tusac import GAME, PHRASES, hand_value, payment, trash_cards, trash_count
-from bot.games.tusac_sets import FULL_PACK, counts_of, melds_with, outs, parse_cards, trash_after, worst_codes
+from bot.games.tusac.game import GAME, PHRASES, hand_value, payment, trash_cards, trash_count
+from bot.games.tusac.sets import FULL_PACK, counts_of, melds_with, outs, parse_cards, trash_after, worst_codes
 from tests.support.tusac_decks import build_deck
 
 

@@ -9,7 +9,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.chan import GAME
+from bot.ai.levels import normal
+from bot.games.chan.game import GAME
 from bot.games.tosom import FULL_DECK, parse_cards
 from cogs.chan import ChanUI
 from tests.support.databases import both_backends
@@ -135,7 +136,7 @@ def test_quick_select_then_any_enabled_move_is_legal(players, seed, ask):
         sel = ui.select(view, selection, True)
         if sel is not None:
             assert len(sel.options) <= 25 and set(selection) <= {o.value for o in sel.options}
-        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else
+        state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.5 else
                     ui.action_for(rng.choice(moves).key, view, selection))
         steps += 1
         assert steps < 1500

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from bot.ai.levels import normal
 from bot.tables.adapter import GameUI, HandImage
 from cogs.chan import ChanUI
 from cogs.chinchon import ChinchonUI
@@ -48,7 +49,7 @@ def hands(game: str, players: int, seed: int, *, limit: int = 400) -> Iterator[H
         if state.is_over:
             return
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat))
+        state.apply(seat, normal(state.name, state.view(seat)))
 
 
 def shape(image: HandImage) -> tuple[int, ...]:

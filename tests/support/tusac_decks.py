@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.games.tusac_sets import CODES, FULL_PACK, GROUP_OF, GROUPS, parse_cards, trash_count
+from bot.games.tusac.sets import CODES, FULL_PACK, GROUP_OF, GROUPS, parse_cards, trash_count
 
 
 def _fill_shapes(kind: str, members: tuple[str, ...]) -> list[list[str]]:

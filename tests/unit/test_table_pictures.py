@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from PIL import Image
 
+from bot.ai.levels import normal
 from bot.tables.model import Seat, Table
 from cogs.chan import ChanUI
 from cogs.phom import PhomUI
@@ -36,7 +37,7 @@ def positions(game: str, players: int, seed: int, *, ai: bool = False, options: 
         if state.is_over:
             return
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat) if ai else rng.choice(state.legal_actions(seat)))
+        state.apply(seat, normal(state.name, state.view(seat)) if ai else rng.choice(state.legal_actions(seat)))
 
 
 def picture_cards(picture: TablePicture) -> Counter:
