@@ -18,7 +18,6 @@ from bot import ledger
 from bot.ai.levels import normal
 from bot.app import EXTENSIONS
 from bot.db import Database
-from bot import ledger
 from bot.tables.adapter import GameUI
 from bot.tables.model import Seat, Table
 from bot.version import version
