@@ -95,3 +95,10 @@ def test_the_local_person_has_a_name():
 
     assert LocalOptions().people == DEFAULT_PEOPLE
     assert all(name[:1].isupper() and name.lower() not in {"you", "me", "i"} for name in DEFAULT_PEOPLE)
+
+
+def test_the_cli_and_the_local_mode_name_the_same_person():
+    from bot import __main__ as cli
+    from bot.local import DEFAULT_PEOPLE
+
+    assert cli.DEFAULT_PEOPLE == DEFAULT_PEOPLE
