@@ -144,6 +144,8 @@ class PhomUI(GameUI):
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
         if view["current"] != view["seat"] or not view["hand"]:
             return None
+        if view["legal"] == ["draw"]:  # nothing to select: a "Cards" select of 9 would only mislead
+            return None
         locked, eaten = set(view["locked"]), set(self._own_eaten(view))
         options = []
         flat = [card for group in self._groups(view, arranged) for card in group]

@@ -7,7 +7,7 @@ import pytest
 
 from bot import i18n
 from bot.games.french import FULL_DECK
-from tests.support.simhelpers import Players, buttons, dm, enabled, private_texts, start_table, table_of
+from tests.support.simhelpers import Players, buttons, dm, enabled, private_texts, select_options, start_table, table_of
 
 
 @pytest.mark.parametrize("lang,name", [("es", "Español"), ("vi", "Tiếng Việt"), ("en", "English")])
@@ -46,6 +46,7 @@ async def test_quick_select_is_off_when_no_move_takes_a_card(simcord_env):
     minh = players.members[1]
     assert table.state.legal_actions(1) == ["draw"]
     assert "Quick Select" not in buttons(dm(minh)) and "Draw" in enabled(dm(minh)), "nothing for it to pick"
+    assert select_options(dm(minh)) == {}, "no Cards select when only Draw is possible"
 
 
 async def test_a_quick_select_with_nothing_to_select_says_so_privately(simcord_env):
