@@ -309,6 +309,8 @@ class PhomUI(GameUI):
                 return _("🎉 {player} ù before discarding").format(player=who)
             return _("🎉 {player} ù").format(player=who)
         if event.kind == "show" and not event.cards:
+            if event.text == phom.NO_OTHER_PHOM:  # (its phỏm, eaten with a chốt, is shown already)
+                return _("{player} showed no other phỏm").format(player=who)
             return _("{player} showed no phỏm").format(player=who)
         if event.kind == "send" and event.phrases:
             return "↪ " + self.phrase_text(event.phrases[0], names)

@@ -60,3 +60,19 @@ def test_a_tusac_payment_shows_its_arithmetic():
                                               "(3 + 13) × 2 + 10 = 42, × 10")
     texts = [text for text in texts_of_a_game("tusac", "en", seed=4) if "each loser owes" in text]
     assert texts and all("+ 10 = " in text for text in texts), texts
+
+
+def test_an_empty_show_after_a_chot_eat_says_no_other_phom():
+    """After a chốt eat the log said "Lan showed no phỏm" of a player whose phỏm was on the
+    table: a seat that showed before and shows nothing more showed no other phỏm."""
+    from bot.games.phom import game as phom
+
+    state = phom.GAME.new(2, seed=3)
+    state.phase = "show"
+    state.shown[0].append(["AH", "2H", "3H"])  # the phỏm of the chốt it ate
+    state.sent[0].append([])
+    state.hands[0] = {"KS", "7H", "2C", "9D", "JS"}
+    state.unshown_eaten[0] = set()
+    (event,) = state._show(0, "")
+    with i18n.language("en"):
+        assert UIS["phom"]().event_text(event, ["Lan", "AI 1"]) == "Lan showed no other phỏm"

@@ -76,6 +76,8 @@ PHRASES: dict[str, str | tuple[str, str, str]] = {
 U_BEFORE_DISCARD = N_("ù before discarding")
 U_DEN_LAST_ROUND = N_("ù đền (last round)")
 EAT = N_("eat")
+#: an empty show of a seat whose phỏm is on the table already (eaten with a chốt)
+NO_OTHER_PHOM = N_("no other phỏm")
 #: the payment of a seat ranked 2, 3 or 4 at a normal end
 RANK_REASONS = {2: N_("rank 2"), 3: N_("rank 3"), 4: N_("rank 4")}
 
@@ -354,6 +356,8 @@ class PhomState(GameOfOnePack):
             raise IllegalAction(_("Show all your phỏm: {cards} would still be a phỏm among the cards you keep.")
                                 .format(cards=" ".join(left)))
         melds.sort(key=meld_key)
+        # a seat that showed a phỏm already (the one of a chốt it ate) and shows nothing more
+        shown_before = not melds and bool(self.shown[seat])
         flat: list[str] = []
         for m in melds:
             for c in m:
@@ -364,7 +368,7 @@ class PhomState(GameOfOnePack):
             self.sent[seat].append([])
         self.phase = "discard"
         self.actions.append([seat, show_string(melds)])
-        return [Event(seat, "show", tuple(flat))]
+        return [Event(seat, "show", tuple(flat), text=NO_OTHER_PHOM if shown_before else "")]
 
     def _send(self, seat: int, rest: str) -> list[Event]:
         parts = rest.split()
