@@ -483,6 +483,10 @@ class Lobby:
         if table.result_message is None:
             return
         channel_id, message_id, game_id = table.result_message
-        self.core.presenter(table).add(Slot(
+        presenter = self.core.presenter(table)
+        if presenter.get(f"result:{game_id}") is not None:  # still on its way: it is built greyed now
+            presenter.touch(f"result:{game_id}")
+            return
+        presenter.add(Slot(
             f"result:{game_id}", self.play.results.result_build(table, game_id), channel_id=channel_id,
             message_id=message_id, once=True, edit_only=True, order=RETIRED, attachment_key=("result", game_id)))
