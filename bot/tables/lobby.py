@@ -21,8 +21,7 @@ from .commands import common_options
 from .core import Core, Refused, database_away, log, now, reply
 from .messages import host_name, seat_value
 from .model import Seat, Table
-from .notices import RETIRED, Notices
-from .outbox import Slot
+from .notices import Notices
 from .people import People
 from .play import Play
 from .retry import retry_delay
@@ -474,19 +473,4 @@ class Lobby:
             table.lobby_note, table.lobby_message_id = None, None
             table.state = None
             self.arm_expiry(table)
-            self._grey_rematch(table)
         await self._post_lobby(interaction, table)
-
-    def _grey_rematch(self, table: Table) -> None:
-        """The result the rematch was opened from keeps its Rematch greyed: the next one is the
-        new game's."""
-        if table.result_message is None:
-            return
-        channel_id, message_id, game_id = table.result_message
-        presenter = self.core.presenter(table)
-        if presenter.get(f"result:{game_id}") is not None:  # still on its way: it is built greyed now
-            presenter.touch(f"result:{game_id}")
-            return
-        presenter.add(Slot(
-            f"result:{game_id}", self.play.results.result_build(table, game_id), channel_id=channel_id,
-            message_id=message_id, once=True, edit_only=True, order=RETIRED, attachment_key=("result", game_id)))
