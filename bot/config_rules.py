@@ -77,6 +77,7 @@ RULES: dict[str, Rule] = {
     "max_turn_seconds": _int(1, DAY),
     "ai_delay_seconds": _number(0, 60, "must be a number of seconds from 0 to 60"),
     "hands_by_dm": Rule("bool", "must be true or false"),
+    "threads_allowed": Rule("bool", "must be true or false"),
     "ai_level": Rule("text", 'must be "easy" or "normal"', _one_of("easy", "normal")),
     "away_after_timeouts": _int(1, 1_000_000),
     "max_tables_per_channel": _int(1, 1000),

@@ -345,8 +345,7 @@ class TuSacUI(CopyTokensUI):
             label = self.result_label(view, names, result, won=_("{player} — wins"))
             if seat == outcome["winner"]:
                 caption = _("hand value {value} · each loser owes {pay}").format(
-                    value=outcome["value"], pay=chips(outcome["payment"] * settlement.stake)) + \
-                    " · " + payment_sum(outcome["value"], outcome["quan_or_khui"], settlement.stake) + " · " + won
+                    value=outcome["value"], pay=chips(outcome["payment"] * settlement.stake)) + " · " + won
             else:
                 caption = _("trash {trash} · khap {khap}").format(
                     trash=hand["trash_count"], khap=len(hand["khaps"])) + " · " + won

@@ -119,7 +119,7 @@ def lobby_view(table: Table, *, cancellable: bool = False) -> discord.ui.View:
     removable = [seat for seat in table.seats if seat.user_id != table.host_id]
     if open_ and removable:  # the host takes back an AI seat, or a person who went quiet
         view.add_item(select(ControlId("lobby", table.id, "remove"), placeholder=_("Remove a seat…"), max_values=1,
-                             row=1, options=[discord.SelectOption(label=seat.name[:100], value=seat_value(seat))
+                             row=1, options=[discord.SelectOption(label=safe_name(seat.name)[:100], value=seat_value(seat))
                                              for seat in removable]))
     return view
 
@@ -385,12 +385,12 @@ def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str], paid:
         if r.points is not None:
             parts.append(ngettext("{n} point", "{n} points", abs(r.points)).format(n=number(r.points)))
         parts += [ui.note_text(note) for note in r.notes]
-        parts.append(f"**{chips(won[r.seat], signed=True)}**")
         paid_out = [t for t in outcome.transfers if t.payer == r.seat]
-        if r.seat in outcome.winners and paid_out:  # a winner who lost chips: why, next to the total
+        if r.seat in outcome.winners and paid_out:  # a winner who paid (a chốt): why, next to the total
             parts.append(_("after paying {chips} ({reasons})").format(
                 chips=chips(sum(t.units for t in paid_out) * table.stake),
                 reasons=", ".join(dict.fromkeys(ui.note_text(t.reason) for t in paid_out))))
+        parts.append(f"**{chips(won[r.seat], signed=True)}**")
         if r.ga:
             parts.append(f"{number(r.ga, signed=True)} gà")
         lines.append(" · ".join(parts))

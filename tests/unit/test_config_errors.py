@@ -32,6 +32,7 @@ BAD_VALUES = {
     "max_turn_seconds": ['"600"', '100000000'],
     "ai_delay_seconds": ['"fast"', '-0.5', '61'],
     "hands_by_dm": ['"yes"', '1'],
+    "threads_allowed": ['"no"', '0'],
     "ai_level": ['"hard"', '2'],
     "away_after_timeouts": ['"2"', '0'],
     "max_tables_per_channel": ['"5"', '0'],
