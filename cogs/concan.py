@@ -15,8 +15,9 @@ from bot.i18n import C_, N_, _, either, ngettext, number, pgettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
                                 SelectSpec, Settlement, cards, finished_round, finished_round_points, numbered)
 from bot.tables.commands import GameCog, LobbyOption
+from bot.tables.pictures import chips_first
 from rendering import BACK
-from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
+from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHDC"
@@ -416,12 +417,19 @@ class ConcanUI(CopyTokensUI):
                                            view["announced"][seat]).format(n=view["announced"][seat])
             return f"{first}\n{second}"
 
-        seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"], dim=table.seats[seat].away)
-                      for seat, name in enumerate(names))
+        def badges(seat: int) -> tuple[Badge, ...]:
+            announced = view["announced"][seat]
+            return (Badge("hand", str(view["hand_sizes"][seat])),) + ((Badge("opened"),) if view["opened"][seat]
+                                                                      else ()) + \
+                ((Badge("jokers", str(announced)),) if announced else ()) + (Badge("total", number(view["totals"][seat])),)
+
+        seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"], dim=table.seats[seat].away,
+                              badges=badges(seat)) for seat, name in enumerate(names))
         top = view["top_discard"]
-        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
-                 Pile(_("Discard pile"), top, cards(view["discards"])))
-        groups = tuple(Group(f"{m['no']} · {names[m['owner']]}", tuple(m["cards"])) for m in view["melds"])
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, str(view["stock"])),
+                 Pile(_("Discard pile"), top, str(view["discards"])))
+        # each meld by its number, which a lay-off names (whose it is: in the embed)
+        groups = tuple(Group(str(m["no"]), tuple(m["cards"])) for m in view["melds"])
         return TablePicture(title=_("Concan · table #{table} · round {round}/{rounds}").format(
                                 table=table.id, round=view["round"], rounds=view["rounds"]),
                             seats=seats, piles=piles,
@@ -438,7 +446,12 @@ class ConcanUI(CopyTokensUI):
                 first = _("went out") + " · " + first
             return f"{first}\n" + _("total {total}").format(total=view["totals"][seat])
 
-        seats = tuple(SeatBox(name, detail(seat), dim=table.seats[seat].away) for seat, name in enumerate(names))
+        def badges(seat: int) -> tuple[Badge, ...]:
+            return ((Badge("went_out"),) if seat == result["winner"] else ()) + \
+                (Badge("", number(result["points"][seat], signed=True)), Badge("total", number(view["totals"][seat])))
+
+        seats = tuple(SeatBox(name, detail(seat), dim=table.seats[seat].away, badges=badges(seat))
+                      for seat, name in enumerate(names))
         rows = tuple(Row(name, (Group("", tuple(result["hands"][seat]["cards"])),)) for seat, name in enumerate(names))
         return TablePicture(title=_("Concan · table #{table} · round {round}/{rounds} is over").format(
                                 table=table.id, round=result["round"], rounds=view["rounds"]),
@@ -476,7 +489,12 @@ class ConcanUI(CopyTokensUI):
         return lines
 
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
-        return self.match_result_rows(view, names, settlement)
+        """The match's score board, each seat with the cards the last round left it: what decided
+        the match (its history of rounds is in the rounds' messages)."""
+        last = view["round_results"][-1]
+        rows = self.match_result_rows(view, names, settlement)
+        return [(label, [list(last["hands"][result["seat"]]["cards"])], chips_first(caption))
+                for (label, _groups, caption), result in zip(rows, self.ranked(view))]
 
 
 class Concan(GameCog):

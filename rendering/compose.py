@@ -108,18 +108,19 @@ def common_step(all_groups: Sequence[Sequence[Sequence[str]]], deck: Deck, max_w
 
 
 def plan_cards(groups: Sequence[Sequence[str]], deck: Deck, max_width: int, gap: int,
-               step: int | None = None) -> CardPlan:
+               step: int | None = None, balance: bool = True) -> CardPlan:
     """Place the cards of ``groups`` left to right, wrapping rows to ``max_width``.
 
     A group that does not fit the rest of a row starts a new row if it fits a whole row;
     only a group longer than a whole row is split. When wrapping is needed, rows are
     balanced (the narrowest width that still needs no more rows), so 25 cards make two
-    similar rows rather than a full row and a stub.
+    similar rows rather than a full row and a stub (unless not ``balance``: in a box of a set
+    width, the rows are as many either way).
     """
     if step is None:
         step = best_step(groups, deck, max_width, gap)
     plan = _plan(groups, deck, max_width, gap, step)
-    if plan.rows > 1:
+    if plan.rows > 1 and balance:
         one_row = _one_row_width(groups, deck.card_size[0], step, gap)
         target = max(deck.card_size[0], one_row // plan.rows)
         while target < max_width:

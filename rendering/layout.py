@@ -1,0 +1,415 @@
+"""The boxes every picture shown in a channel is made of (the table, a round, a result), each
+measuring itself before anything is drawn, so no text leaves its box:
+
+- :class:`Text`: one line, shortened with an ellipsis to its room (never wrapped, never over a border);
+- :class:`Header`: a seat's one line: its name, then badges (:mod:`rendering.badges`) or facts
+  ("27 points"); what does not fit is left out (the embed says it), the name shortened first;
+- :class:`Cards`: groups of cards in rows, a mark over a group's first card (a glyph, or a short
+  label: a meld's number), a bar under the cards ``marked``;
+- :class:`Piles`: cards with their captions (the stock and its count);
+- :class:`Box`: a framed panel (a seat: a header over cards), filled, outlined when it acts.
+
+Every text is sized by :class:`Style`, chosen for the width the picture is drawn at, so that
+its numbers read once the picture is shown :data:`~rendering.landscape.VIEW` wide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from .badges import Badge, glyph_image, glyph_width
+from .compose import Block, CardPlan, plan_cards
+from .fonts import has_glyph, prepare_text
+from .landscape import PICTURE_THEME, VIEW, Panel, shown_scale
+from .shapes import SUIT_CHARS
+from .compose import THEME
+from .sprites import card_shadow, card_sprite, get_deck
+from .text import line_size, measure, paste_text, text_line
+
+__all__ = ["ACTIVE", "Box", "Cards", "Header", "Mark", "Piles", "Style", "Text", "best", "fit", "printable",
+           "widths_for"]
+
+ACTIVE = (255, 200, 60)  # the seat to act: its outline and name
+BOX_FILL = (36, 88, 63)
+BOX_DIM = (33, 62, 48)
+SENT = (120, 200, 255)  # a bar under a card sent onto someone's meld
+
+
+def _drawable(ch: str) -> bool:
+    """Whether the picture's fonts draw ``ch`` (suits are drawn as shapes)."""
+    return ch in SUIT_CHARS or all(has_glyph(c) for c in prepare_text(ch))
+
+
+@lru_cache(maxsize=4096)
+def printable(text: str) -> str:
+    """``text`` without the characters no font of the chain draws (they would print as a
+    replacement: "\ue000 Lan" -> "Lan"), spaces collapsed. Empty if nothing is left."""
+    return " ".join("".join(ch for ch in text if _drawable(ch)).split())
+
+
+@lru_cache(maxsize=4096)
+def fit(text: str, size: int, bold: bool, width: int) -> str:
+    """``text`` (:func:`printable`) as it fits ``width`` px on one line: whole, or cut with an
+    ellipsis; "" when not even one letter and the ellipsis fit."""
+    text = printable(text)
+    if line_size(text, size, bold)[0] <= width:
+        return text
+    low, high = 0, len(text)  # the longest cut that fits: its width grows with its length
+    while low < high:
+        mid = (low + high + 1) // 2
+        if line_size(text[:mid].rstrip() + "…", size, bold)[0] <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…" if low else ""
+
+
+@dataclass(frozen=True)
+class Style:
+    """The text of a picture drawn for one width: ``size`` px, which makes a digit
+    :data:`~rendering.landscape.DIGIT_PX` tall when the picture is shown 400 px wide."""
+    size: int
+    theme: object = PICTURE_THEME
+
+    @property
+    def line_h(self) -> int:
+        return line_size("Ẫg", self.size, True)[1]
+
+    @property
+    def glyph_h(self) -> int:
+        """A badge's glyph: as tall as a digit."""
+        return round(self.size * 0.74)
+
+    @property
+    def gap(self) -> int:
+        """Between a header's items (a dot between two facts fits in it)."""
+        return round(self.size * 0.55)
+
+
+class Text(Block):
+    """One line of text within ``width`` px (shortened to fit: :func:`fit`); left out (empty)
+    when shortened to fewer than ``least`` letters, which would say nothing."""
+
+    def __init__(self, text: str, size: int, bold: bool, colour, width: int, least: int = 1):
+        self.text = fit(text, size, bold, width)
+        if self.text.endswith("…") and len(self.text) - 1 < least:
+            self.text = ""
+        self.size, self.bold, self.colour = size, bold, colour
+        self.width, self.height, self.baseline = line_size(self.text, size, bold) if self.text else (0, 0, 0)
+
+    def draw(self, canvas, x, y):
+        if self.text:
+            paste_text(canvas, text_line(self.text, self.size, self.bold, self.colour), (x, y))
+
+
+def _keep(items: list, room: int, gap: int) -> list:
+    """The ``items`` (kind, item, width) a line of ``room`` px shows, in their order: all that
+    fit; when they do not, the badges first, then the facts with a number ("+4 chips"), then
+    the others ("never opened"), each in its order, as long as they fit."""
+    def rank(item) -> int:
+        kind, value, _width = item
+        return 0 if kind == "badge" else 1 if any(ch.isdigit() for ch in value) else 2
+
+    kept, used = set(), 0
+    for k in sorted(range(len(items)), key=lambda k: (rank(items[k]), k)):
+        more = items[k][2] + (gap if kept else 0)
+        if used + more > room:
+            if rank(items[k]) == 0:
+                break  # a badge left out: the badges after it would read as its
+            continue
+        kept.add(k)
+        used += more
+    return [item for k, item in enumerate(items) if k in kept]
+
+
+class Header(Block):
+    """A seat's line: its ``name`` (bold), then its badges, then its ``facts`` (muted words:
+    "27 points", "+4 chips"), all on one line of ``width`` px. The name is shortened to leave
+    the badges and facts room, down to :attr:`NAME_EM` em; then the last badges and facts are
+    left out (:attr:`dropped` counts them: the embed says them). With ``two_lines``, badges
+    and facts that do not fit beside the whole name go on a line of their own under it
+    instead. ``deck``: the hand glyph's."""
+
+    NAME_EM = 3.5
+
+    def __init__(self, name: str, badges: tuple[Badge, ...], facts: tuple[str, ...], *, style: Style, width: int,
+                 colour, deck: str = "french", two_lines: bool = False):
+        theme, size, gap = style.theme, style.size, style.gap
+        self.style, self.deck = style, deck
+        items = [("badge", b, self._badge_width(b)) for b in badges] + \
+                [("fact", printable(f), measure(printable(f), size) + 2) for f in facts if printable(f)]
+        whole = line_size(printable(name), size, True)[0]
+        every = sum(w for _k, _i, w in items) + gap * len(items)
+        self.below = two_lines and whole + every > width  # the items on a line of their own
+        if self.below:
+            room = width
+        else:  # for the items, the name shortened
+            room = max(0, width - min(whole, round(self.NAME_EM * size)) - gap)
+        kept = _keep(items, room, gap)
+        used = sum(w for _k, _i, w in kept) + gap * max(0, len(kept) - 1)
+        self.dropped = len(items) - len(kept)
+        beside = used + gap if kept and not self.below else 0
+        self.name = Text(name, size, True, colour, width - beside)
+        self.cut = self.name.text != printable(name)
+        # what the line lost: a badge left out weighs 2 (what follows it is misread), a fact 1, a
+        # name shown shorter than 8 letters 1 (it is hard to tell from another)
+        self.lost = sum(2 if kind == "badge" else 1 for kind, _i, _w in items if (kind, _i, _w) not in kept) + \
+            (self.cut and len(self.name.text) - 1 < min(8, len(printable(name))))
+        self.items = kept
+        self.muted = theme.muted
+        self.text_colour = theme.text if colour != theme.muted else theme.muted
+        self.line_h = max(style.line_h, self.name.height)
+        self.baseline = line_size("Ẫg", size, True)[2]
+        self.height = self.line_h * (2 if self.below and kept else 1)
+        self.width = max(self.name.width, used) if self.below else self.name.width + beside
+
+    def _badge_width(self, badge: Badge) -> int:
+        glyph = glyph_width(badge.glyph, self.style.glyph_h, self.deck) if badge.glyph else 0
+        value = measure(badge.value, self.style.size) + 2 if badge.value else 0
+        return glyph + (round(self.style.size * 0.15) if glyph and value else 0) + value
+
+    def draw(self, canvas, x, y):
+        style = self.style
+        self.name.draw(canvas, x, y)
+        base = y + self.baseline + (self.line_h if self.below else 0)
+        at = x if self.below else x + self.name.width + style.gap
+        previous = None
+        for kind, item, width in self.items:
+            if kind == "fact":
+                if previous == "fact":  # words need a mark between them: a dot in the gap
+                    dot = text_line("·", style.size, False, self.muted)
+                    paste_text(canvas, dot, (at - (style.gap + dot.width) // 2, base - dot.baseline))
+                line = text_line(item, style.size, False, self.muted)
+                paste_text(canvas, line, (at, base - line.baseline))
+            else:
+                value_x = at
+                if item.glyph:
+                    image = glyph_image(item.glyph, style.glyph_h, self.text_colour, self.deck)
+                    canvas.paste(image, (at, base - style.glyph_h), image)
+                    value_x += image.width + round(style.size * 0.15)
+                if item.value:
+                    line = text_line(item.value, style.size, False, self.text_colour)
+                    paste_text(canvas, line, (value_x, base - line.baseline))
+            at += width + style.gap
+            previous = kind
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What is drawn over a group's first card: a glyph, or a short label (a meld's number)."""
+    glyph: str = ""
+    label: str = ""
+
+
+@lru_cache(maxsize=2048)
+def _plan(groups: tuple[tuple[str, ...], ...], deck, width: int, gap: int, step: int | None) -> CardPlan:
+    """:func:`rendering.compose.plan_cards` (rows unbalanced: a box's width is set), cached: a
+    seat's cards change by one at a move."""
+    return plan_cards(groups, deck, width, gap, step, balance=False)
+
+
+class Cards(Block):
+    """Groups of cards (each a tuple of codes), fanned, a gap between groups, in rows within
+    ``width`` px (:func:`rendering.compose.plan_cards`; ``step``: the fan step, so the rows of
+    several seats line up). ``marks``: per group, what is drawn over its first card;
+    ``bars``: per group, the positions (in it) of the cards underlined, in ``bar_colours``."""
+
+    ROW_GAP = 5  # between wrapped rows
+
+    def __init__(self, groups: tuple[tuple[str, ...], ...], *, deck: str, width: int, style: Style,
+                 step: int | None = None, marks: tuple[Mark | None, ...] = (),
+                 bars: tuple[tuple[int, ...], ...] = (), bar_colours: tuple = ()):
+        self.deck = get_deck(deck)
+        self.deck_name = deck
+        self.style = style
+        theme = style.theme
+        kept = [k for k, g in enumerate(groups) if g]
+        self.plan = _plan(tuple(groups[k] for k in kept), self.deck, width, theme.group_gap, step)
+        marks = [marks[k] if k < len(marks) else None for k in kept]
+        bars = [bars[k] if k < len(bars) else () for k in kept]
+        colours = [bar_colours[k] if k < len(bar_colours) else theme.marked for k in kept]
+        starts, index = [], 0
+        self.barred: dict[int, tuple] = {}
+        for group_bars, colour, k in zip(bars, colours, kept):
+            starts.append(index)
+            self.barred.update({index + i: colour for i in group_bars})
+            index += len(groups[k])
+        card_h = self.deck.card_size[1]
+        self.mark_h = round(style.glyph_h * 0.8)  # a group's glyph: smaller than a badge's (it labels no number)
+        slots = {s.index: s for s in self.plan.slots}
+        self.marks = []  # (slot, Mark, Text or None)
+        for n, (start, mark) in enumerate(zip(starts, marks)):
+            if mark is None or not slots:
+                continue
+            slot = slots[start]
+            following = slots.get(starts[n + 1]) if n + 1 < len(starts) else None
+            right = following.x - 4 if following is not None and following.row == slot.row else width
+            text = Text(mark.label, style.size, True, theme.marked, right - slot.x) if mark.label else None
+            self.marks.append((slot, mark, text))
+        # a row of cards has a band above it for its marks, if it has any: a label's line, or a glyph's height
+        rows = self.plan.rows if self.plan.slots else 0
+        bands = [0] * rows
+        for slot, mark, text in self.marks:
+            bands[slot.row] = max(bands[slot.row], text.height if text is not None else self.mark_h + 3)
+        below = theme.bar_gap + theme.bar_h if self.barred else 0
+        self.tops, top = [], 0  # each row's top, and where its cards start
+        for band in bands:
+            self.tops.append((top, top + band))
+            top += band + card_h + below + self.ROW_GAP
+        self.width = self.plan.width if self.plan.slots else 0
+        self.height = top - self.ROW_GAP if rows else 0
+        self.cards = len(self.plan.slots)
+
+    def draw(self, canvas, x, y):
+        theme = self.style.theme
+        card_h = self.deck.card_size[1]
+        draw = ImageDraw.Draw(canvas) if self.barred else None
+        for slot in self.plan.slots:  # each card over its shadow, in one paste
+            image, dx, dy = shadowed_sprite(slot.code, self.deck)
+            top = y + self.tops[slot.row][1]
+            canvas.paste(image, (x + slot.x - dx, top - dy), image)
+            colour = self.barred.get(slot.index)
+            if colour is not None:
+                bar_y = top + card_h + theme.bar_gap
+                draw.rounded_rectangle((x + slot.x + 3, bar_y, x + slot.x + slot.visible - 4, bar_y + theme.bar_h - 1),
+                                       radius=2, fill=colour)
+        for slot, mark, text in self.marks:
+            top = y + self.tops[slot.row][0]
+            if text is not None:
+                text.draw(canvas, x + slot.x, top)
+            elif mark.glyph:
+                image = glyph_image(mark.glyph, self.mark_h, theme.muted, self.deck_name)
+                canvas.paste(image, (x + slot.x + 2, top), image)
+
+
+PILE_EM = 5  # a pile's caption: at most this wide, in em (a longer fact is shortened)
+
+
+class Piles(Block):
+    """Cards laid apart (the stock, the card on offer), one below the other or side by side,
+    each with its caption's facts under it, a line each, shortened to the pile's room."""
+
+    def __init__(self, piles: tuple, *, deck: str, style: Style, vertical: bool = True):
+        self.deck = get_deck(deck)
+        self.piles, self.vertical, self.style = piles, vertical, style
+        card_w, card_h = self.deck.card_size
+        room = max(card_w, round(PILE_EM * style.size))
+        # a fact shortened to its first word says nothing ("from…"): 3 letters of what follows, or none
+        self.captions = [[t for t in (Text(fact, style.size, False, style.theme.muted, room,
+                                           least=len(fact.split()[0]) + 3 if " " in fact else 1)
+                                      for fact in _facts(p.caption)) if t.text] for p in piles]
+        # as wide as the card or the widest caption, in whole em: the same from one move to the next
+        widest = max([t.width for caption in self.captions for t in caption], default=0)
+        self.cell_w = max(card_w, -(-widest // style.size) * style.size)
+        self.cell_h = card_h + max((sum(t.height for t in c) + 4 for c in self.captions if c), default=0)
+        self.gap = round(style.size * 0.6)
+        count = len(piles)
+        self.width = self.cell_w if vertical else count * self.cell_w + self.gap * max(0, count - 1)
+        self.height = count * self.cell_h + self.gap * max(0, count - 1) if vertical else self.cell_h
+
+    def draw(self, canvas, x, y):
+        card_w, card_h = self.deck.card_size
+        for pile, caption in zip(self.piles, self.captions):
+            cx = x + (self.cell_w - card_w) // 2
+            if pile.card is None:
+                ImageDraw.Draw(canvas).rounded_rectangle((cx, y, cx + card_w - 1, y + card_h - 1),
+                                                         radius=self.deck.corner_radius,
+                                                         outline=self.style.theme.empty_slot, width=2)
+            else:
+                image, dx, dy = shadowed_sprite(pile.card, self.deck)
+                canvas.paste(image, (cx - dx, y - dy), image)
+            line_y = y + card_h + 4
+            for text in caption:
+                text.draw(canvas, x + (self.cell_w - text.width) // 2, line_y)
+                line_y += text.height
+            if self.vertical:
+                y += self.cell_h + self.gap
+            else:
+                x += self.cell_w + self.gap
+
+
+def _facts(caption: str) -> list[str]:
+    """A caption's facts, a line each ("30 cards · draw 3/7" -> "30 cards", "draw 3/7")."""
+    return [fact.strip() for line in caption.splitlines() for fact in line.split(" · ") if fact.strip()]
+
+
+class Box(Panel):
+    """A framed panel, filled (dimmer for a seat out of play), outlined in gold for the seat to act."""
+
+    PAD = 6
+
+    def __init__(self, inner: Block, *, active: bool = False, dim: bool = False, theme=PICTURE_THEME):
+        super().__init__(inner, outline=ACTIVE if active else theme.empty_slot, line=3 if active else 1, theme=theme)
+        self.fill = BOX_DIM if dim else BOX_FILL
+
+    def draw_in(self, canvas, x, y, width, height):
+        ImageDraw.Draw(canvas).rounded_rectangle((x, y, x + width - 1, y + height - 1), radius=8, fill=self.fill,
+                                                 outline=self.outline, width=self.line)
+        self.inner.draw(canvas, x + self.PAD, y + self.PAD)
+
+
+_shadowed: dict = {}
+
+
+def shadowed_sprite(code: str, deck):
+    """The card over its shadow as one RGBA image (read-only, cached) and where the card's
+    top left corner is in it: pasting it is pasting the shadow then the card, in one go."""
+    sprite = card_sprite(code, deck)
+    found = _shadowed.get((deck.name, code))
+    if found is not None and found[0] is sprite:  # (a deck registered again draws new sprites)
+        return found[1:]
+    shadow, margin = card_shadow(deck)
+    sdx, sdy = THEME.shadow_offset
+    sx, sy = sdx - margin, sdy - margin  # the shadow's corner, relative to the card's
+    left, top = min(0, sx), min(0, sy)
+    right, bottom = max(sprite.width, sx + shadow.width), max(sprite.height, sy + shadow.height)
+    image = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    layer = Image.new("RGBA", shadow.size, (0, 0, 0, 0))
+    layer.putalpha(shadow)
+    image.alpha_composite(layer, (sx - left, sy - top))
+    image.alpha_composite(sprite, (-left, -top))
+    image.load()
+    if len(_shadowed) < 2048:
+        _shadowed[(deck.name, code)] = (sprite, image, -left, -top)
+    return image, -left, -top
+
+
+
+#: the widths a picture is tried at, as parts of the widest that shows its cards large enough
+WIDTH_STEPS = (0.6, 0.7, 0.8, 0.9, 1.0, 1.15, 1.3, 1.5)
+
+
+def widths_for(card_h: int, card_px: float) -> list[int]:
+    """The widths to try a picture at whose cards are ``card_h`` px tall: the widest that
+    shows them ``card_px`` tall when the picture is shown :data:`~rendering.landscape.VIEW`
+    wide, narrower ones (larger cards, smaller text), and a few wider ones (when nothing fits)."""
+    most = VIEW[0] * card_h / card_px
+    return sorted({round(most * step) for step in WIDTH_STEPS})
+
+
+def best(arrangements, card_h: int, card_px: float, min_aspect: float, theme=PICTURE_THEME) -> Block:
+    """Of ``arrangements`` ((block, the width its text is sized for) of a whole picture's
+    content, drawn with the theme's padding around it), the one to draw: its text no smaller
+    than its width needs; then landscape (width / height at least ``min_aspect``: Discord
+    shows the whole of it); then its cards at least ``card_px`` tall shown 400 px wide; then
+    the one that leaves the least out of its headers (``block.lost``); then the one whose
+    cards are shown largest in an embed (:data:`~rendering.landscape.VIEW`); ties go to the
+    smaller picture. The arrangements come narrowest first: the search stops when the rest
+    cannot do better."""
+    chosen, chosen_key = None, None
+    pad = theme.padding
+    for block, sized_for in arrangements:
+        if chosen_key is not None and chosen_key[:4] == (True, True, True, 0) and \
+                card_h * min(1.0, VIEW[0] / sized_for) < chosen_key[4]:
+            break  # (tried widths grow: none of the rest can show the cards larger)
+        width, height = max(theme.min_width, block.width + 2 * pad), block.height + 2 * pad
+        card = card_h * min(1.0, VIEW[0] / width)
+        key = (width <= sized_for, width >= min_aspect * height, card >= card_px, -getattr(block, "lost", 0),
+               card_h * shown_scale(width, height), -width * height)
+        if chosen_key is None or key > chosen_key:
+            chosen, chosen_key = block, key
+    assert chosen is not None, "no arrangement"
+    return chosen
