@@ -392,9 +392,13 @@ class ConcanUI(CopyTokensUI):
         if result is not None:  # between two rounds: the round that ended, nobody to act
             return [(name, (_("went out") + " · " if seat == result["winner"] else "")
                      + finished_round_points(view, seat)) for seat, name in enumerate(names)]
+        def melds(seat: int) -> str:  # the picture shows the melds' numbers, not whose they are
+            numbers = [str(m["no"]) for m in view["melds"] if m["owner"] == seat]
+            return " · " + _("melds {numbers}").format(numbers=", ".join(numbers)) if numbers else ""
+
         return [(("▶ " if seat in view["to_act"] else "") + name,
-                 self._seat_detail(view, seat) + " · " + _("total **{total}**").format(total=view["totals"][seat]))
-                for seat, name in enumerate(names)]
+                 self._seat_detail(view, seat) + " · " + _("total **{total}**").format(total=view["totals"][seat])
+                 + melds(seat)) for seat, name in enumerate(names)]
 
     @staticmethod
     def _seat_detail(view: dict, seat: int) -> str:

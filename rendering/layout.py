@@ -21,16 +21,16 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .badges import Badge, glyph_image, glyph_width
-from .compose import Block, CardPlan, plan_cards
+from .compose import Block, CardPlan, Slot
 from .fonts import has_glyph, prepare_text
-from .landscape import PICTURE_THEME, VIEW, Panel, shown_scale
+from .landscape import PICTURE_THEME, Loss, Panel
 from .shapes import SUIT_CHARS
 from .compose import THEME
 from .sprites import card_shadow, card_sprite, get_deck
-from .text import line_size, measure, paste_text, text_line
+from .text import crop_line, line_size, measure, paste_text, text_line
 
-__all__ = ["ACTIVE", "Box", "Cards", "Header", "Mark", "Piles", "Style", "Text", "best", "fit", "printable",
-           "widths_for"]
+__all__ = ["ACTIVE", "Box", "Cards", "Header", "Mark", "Number", "Piles", "Style", "Text", "common_step", "fit",
+           "printable", "shadowed_sprite"]
 
 ACTIVE = (255, 200, 60)  # the seat to act: its outline and name
 BOX_FILL = (36, 88, 63)
@@ -107,22 +107,40 @@ class Text(Block):
 
 def _keep(items: list, room: int, gap: int) -> list:
     """The ``items`` (kind, item, width) a line of ``room`` px shows, in their order: all that
-    fit; when they do not, the badges first, then the facts with a number ("+4 chips"), then
-    the others ("never opened"), each in its order, as long as they fit."""
+    fit; when they do not, those with a number first (the badges' — each has its glyph — then
+    the facts': "+4 chips"), then the others (a glyph alone: opened; words: "never opened"),
+    each in its order, as long as they fit."""
     def rank(item) -> int:
         kind, value, _width = item
-        return 0 if kind == "badge" else 1 if any(ch.isdigit() for ch in value) else 2
+        if kind == "badge":
+            return 0 if value.value else 2
+        return 1 if any(ch.isdigit() for ch in value) else 3
 
     kept, used = set(), 0
     for k in sorted(range(len(items)), key=lambda k: (rank(items[k]), k)):
         more = items[k][2] + (gap if kept else 0)
-        if used + more > room:
-            if rank(items[k]) == 0:
-                break  # a badge left out: the badges after it would read as its
-            continue
-        kept.add(k)
-        used += more
+        if used + more <= room:
+            kept.add(k)
+            used += more
     return [item for k, item in enumerate(items) if k in kept]
+
+
+class Number(Block):
+    """A number in bold, within ``width`` px (or left out), cropped to its digits' height (they
+    have no accent nor descender to make room for): a meld's number over its first card takes
+    little of the picture's height."""
+
+    def __init__(self, text: str, size: int, colour, width: int):
+        self.text, self.size, self.colour = text, size, colour
+        line_w, _line_h, self.baseline = line_size(text, size, True)
+        self.shown = line_w <= width
+        self.width = line_w if self.shown else 0
+        self.height = round(size * 0.74) + 2 if self.shown else 0
+
+    def draw(self, canvas, x, y):
+        if self.shown:
+            line = text_line(self.text, self.size, True, self.colour)
+            paste_text(canvas, crop_line(line, self.baseline + 1 - self.height, self.baseline + 1), (x, y))
 
 
 class Header(Block):
@@ -154,15 +172,21 @@ class Header(Block):
         beside = used + gap if kept and not self.below else 0
         self.name = Text(name, size, True, colour, width - beside)
         self.cut = self.name.text != printable(name)
-        # what the line lost: a badge left out weighs 2 (what follows it is misread), a fact 1, a
-        # name shown shorter than 8 letters 1 (it is hard to tell from another)
-        self.lost = sum(2 if kind == "badge" else 1 for kind, _i, _w in items if (kind, _i, _w) not in kept) + \
-            (self.cut and len(self.name.text) - 1 < min(8, len(printable(name))))
+        # what the line lost: the badges' numbers left out; the rest (a glyph alone, a fact — its
+        # first, the chips, is kept while any is —, a name shown shorter than 8 letters: it is
+        # hard to tell from another)
+        left = [item for item in items if item not in kept]
+        numbers = sum(1 for kind, value, _w in left if kind == "badge" and value.value)
+        self.lost = Loss(numbers, len(left) - numbers + (self.cut and len(self.name.text) - 1 < min(8, len(
+            printable(name)))))
         self.items = kept
         self.muted = theme.muted
         self.text_colour = theme.text if colour != theme.muted else theme.muted
-        self.line_h = max(style.line_h, self.name.height)
-        self.baseline = line_size("Ẫg", size, True)[2]
+        # every piece of a line on one baseline, low enough for the tallest (an emoji, a stacked accent)
+        metrics = [line_size("Ẫg", size, True)] + [line_size(i, size) for k, i, _w in kept if k == "fact"] + \
+            ([line_size(self.name.text, size, True)] if self.name.text else [])
+        self.baseline = max(baseline for _w, _h, baseline in metrics)
+        self.line_h = max(self.baseline - baseline + height for _w, height, baseline in metrics)
         self.height = self.line_h * (2 if self.below and kept else 1)
         self.width = max(self.name.width, used) if self.below else self.name.width + beside
 
@@ -173,7 +197,7 @@ class Header(Block):
 
     def draw(self, canvas, x, y):
         style = self.style
-        self.name.draw(canvas, x, y)
+        self.name.draw(canvas, x, y + self.baseline - self.name.baseline)
         base = y + self.baseline + (self.line_h if self.below else 0)
         at = x if self.below else x + self.name.width + style.gap
         previous = None
@@ -204,11 +228,59 @@ class Mark:
     label: str = ""
 
 
+def _advances(group: tuple[str, ...], step: int, same: int) -> list[int]:
+    """How far each card of ``group`` is from the one before it: ``step``, or ``same`` for a
+    copy of it (a Tứ Sắc khạp, a Chắn pair: its edge says there is one more)."""
+    return [0] + [same if card == before else step for before, card in zip(group, group[1:])]
+
+
 @lru_cache(maxsize=2048)
 def _plan(groups: tuple[tuple[str, ...], ...], deck, width: int, gap: int, step: int | None) -> CardPlan:
-    """:func:`rendering.compose.plan_cards` (rows unbalanced: a box's width is set), cached: a
-    seat's cards change by one at a move."""
-    return plan_cards(groups, deck, width, gap, step, balance=False)
+    """Where each card goes (:class:`rendering.compose.CardPlan`): the groups left to right,
+    fanned at ``step`` (None: the most generous that keeps them on one line, else the deck's
+    tightest), copies closer; a group that does not fit what is left of a row starts the next
+    one, and only a group longer than a row is split. Cached: a seat's cards change by one at
+    a move."""
+    card_w = deck.card_size[0]
+    same = max(10, round(card_w * 0.3))
+    low, high = deck.fan_step
+
+    def one_line(at: int) -> int:
+        return sum(card_w + sum(_advances(g, at, min(same, at))) for g in groups) + gap * (len(groups) - 1)
+
+    if step is None:
+        step = next((at for at in range(high, low - 1, -1) if one_line(at) <= width), low)
+    slots, row, x, widths = [], 0, 0, [0]
+    index = 0
+    for group in groups:
+        advances = _advances(group, step, min(same, step))
+        whole = card_w + sum(advances)
+        if x and x + gap + whole > width and whole <= width:
+            row, x = row + 1, 0
+            widths.append(0)
+        cx = x + gap if x else 0
+        for k, (card, advance) in enumerate(zip(group, advances)):
+            cx += advance if k else 0
+            if k and cx + card_w > width:  # a group longer than a row goes on over the next
+                row, cx = row + 1, 0
+                widths.append(0)
+            slots.append([index, card, cx, row])
+            widths[row] = cx + card_w
+            index += 1
+        x = widths[row]
+    final = []
+    for k, (index, card, cx, row) in enumerate(slots):
+        following = slots[k + 1] if k + 1 < len(slots) else None
+        visible = following[2] - cx if following and following[3] == row and following[2] - cx < card_w else card_w
+        final.append(Slot(index, card, cx, row, visible))
+    return CardPlan(tuple(final), row + 1 if slots else 1, max(widths) if slots else card_w, step)
+
+
+def common_step(rows, deck, width: int, gap: int) -> int | None:
+    """One fan step for several rows of groups shown together, so their cards line up: the
+    most generous that keeps each on one line of ``width`` px, else the deck's tightest."""
+    rows = [tuple(tuple(g) for g in groups if g) for groups in rows]
+    return min((_plan(groups, deck, width, gap, None).step for groups in rows if groups), default=None)
 
 
 class Cards(Block):
@@ -247,13 +319,16 @@ class Cards(Block):
             slot = slots[start]
             following = slots.get(starts[n + 1]) if n + 1 < len(starts) else None
             right = following.x - 4 if following is not None and following.row == slot.row else width
-            text = Text(mark.label, style.size, True, theme.marked, right - slot.x) if mark.label else None
+            text = None
+            if mark.label:
+                text = Number(mark.label, style.size, theme.marked, right - slot.x) if mark.label.isdigit() \
+                    else Text(mark.label, style.size, True, theme.marked, right - slot.x)
             self.marks.append((slot, mark, text))
         # a row of cards has a band above it for its marks, if it has any: a label's line, or a glyph's height
         rows = self.plan.rows if self.plan.slots else 0
         bands = [0] * rows
         for slot, mark, text in self.marks:
-            bands[slot.row] = max(bands[slot.row], text.height if text is not None else self.mark_h + 3)
+            bands[slot.row] = max(bands[slot.row], text.height + 4 if text is not None else self.mark_h + 3)
         below = theme.bar_gap + theme.bar_h if self.barred else 0
         self.tops, top = [], 0  # each row's top, and where its cards start
         for band in bands:
@@ -375,41 +450,3 @@ def shadowed_sprite(code: str, deck):
     if len(_shadowed) < 2048:
         _shadowed[(deck.name, code)] = (sprite, image, -left, -top)
     return image, -left, -top
-
-
-
-#: the widths a picture is tried at, as parts of the widest that shows its cards large enough
-WIDTH_STEPS = (0.6, 0.7, 0.8, 0.9, 1.0, 1.15, 1.3, 1.5)
-
-
-def widths_for(card_h: int, card_px: float) -> list[int]:
-    """The widths to try a picture at whose cards are ``card_h`` px tall: the widest that
-    shows them ``card_px`` tall when the picture is shown :data:`~rendering.landscape.VIEW`
-    wide, narrower ones (larger cards, smaller text), and a few wider ones (when nothing fits)."""
-    most = VIEW[0] * card_h / card_px
-    return sorted({round(most * step) for step in WIDTH_STEPS})
-
-
-def best(arrangements, card_h: int, card_px: float, min_aspect: float, theme=PICTURE_THEME) -> Block:
-    """Of ``arrangements`` ((block, the width its text is sized for) of a whole picture's
-    content, drawn with the theme's padding around it), the one to draw: its text no smaller
-    than its width needs; then landscape (width / height at least ``min_aspect``: Discord
-    shows the whole of it); then its cards at least ``card_px`` tall shown 400 px wide; then
-    the one that leaves the least out of its headers (``block.lost``); then the one whose
-    cards are shown largest in an embed (:data:`~rendering.landscape.VIEW`); ties go to the
-    smaller picture. The arrangements come narrowest first: the search stops when the rest
-    cannot do better."""
-    chosen, chosen_key = None, None
-    pad = theme.padding
-    for block, sized_for in arrangements:
-        if chosen_key is not None and chosen_key[:4] == (True, True, True, 0) and \
-                card_h * min(1.0, VIEW[0] / sized_for) < chosen_key[4]:
-            break  # (tried widths grow: none of the rest can show the cards larger)
-        width, height = max(theme.min_width, block.width + 2 * pad), block.height + 2 * pad
-        card = card_h * min(1.0, VIEW[0] / width)
-        key = (width <= sized_for, width >= min_aspect * height, card >= card_px, -getattr(block, "lost", 0),
-               card_h * shown_scale(width, height), -width * height)
-        if chosen_key is None or key > chosen_key:
-            chosen, chosen_key = block, key
-    assert chosen is not None, "no arrangement"
-    return chosen

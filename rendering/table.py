@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import _async
-from .compose import common_step
 from .encode import encode_picture
-from .landscape import PICTURE_THEME, Column, Grid, column_counts, draw_picture, readable_size
-from .layout import Box, Cards, Header, Style, Text, best, widths_for
+from .landscape import PICTURE_THEME, Column, Grid, Loss, best, column_counts, draw_picture, readable_size, widths_for
+from .layout import Box, Cards, Header, Style, Text, common_step
 from .sprites import Deck, get_deck
 
 __all__ = ["CARD_PX", "MIN_ASPECT", "render_rows", "render_rows_async", "rows_image"]
@@ -70,14 +69,14 @@ def _arrangements(rows: Sequence[Row], title: str, deck: Deck):
             inner = (content - (columns - 1) * GAP) // columns - 2 * Box.PAD
             if rows and inner < max(least, 3 * style.size):
                 continue
-            step = common_step([f for f in filled if f], deck, inner, theme.group_gap) if any(filled) else None
+            step = common_step(filled, deck, inner, theme.group_gap)
             first = [_panel(rows[0], deck, style, content - 2 * Box.PAD, step)] if lead else []
             panels = [_panel(row, deck, style, inner, step) for row in rows[lead:]]
             grid = Grid(panels, columns, GAP) if panels else None
             for panel in first:  # as wide as the grid under it
                 panel.width = max(panel.width, grid.width if grid else 0)
             block = Column([(head, 0)] + [(p, GAP) for p in first] + [(grid, GAP)])
-            block.lost = sum(p.lost for p in first + panels)
+            block.lost = sum((p.lost for p in first + panels), Loss())
             yield block, width
 
 

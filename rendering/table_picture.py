@@ -29,11 +29,10 @@ from PIL import Image
 
 from . import _async
 from .badges import GLYPHS, Badge
-from .compose import THEME, Block, common_step
+from .compose import THEME, Block
 from .encode import encode_picture
-from .landscape import PICTURE_THEME, Beside, Column, Grid, column_counts, readable_size
-from .layout import (ACTIVE, Box, Cards, Header, Mark, Piles, Style, Text, best, printable, shadowed_sprite,
-                     widths_for)
+from .landscape import PICTURE_THEME, Beside, Column, Grid, Loss, best, column_counts, readable_size, widths_for
+from .layout import ACTIVE, Box, Cards, Header, Mark, Piles, Style, Text, common_step, printable, shadowed_sprite
 from .sprites import get_deck
 
 __all__ = ["Badge", "CARD_PX", "Group", "glyphs_used", "MIN_ASPECT", "Pile", "Row", "SeatBox", "Section", "TablePicture",
@@ -170,57 +169,68 @@ def _rows_by_seat(picture: TablePicture) -> tuple[dict[int, Row], list[Row]]:
     return merged, others
 
 
-def _body(picture: TablePicture, style: Style, width: int, columns: int, merged: dict[int, Row],
-          others: list[Row]) -> Block | None:
-    """The seats' panels ``columns`` to a line, the rows of no seat's, the sections' groups,
-    within ``width`` px; None when a panel would be too narrow for a card and a name."""
+def _seats(picture: TablePicture, style: Style, width: int, columns: int, merged: dict[int, Row],
+           others: list[Row]) -> Grid | None:
+    """The seats' panels (and those of the rows of no seat) ``columns`` to a line, within
+    ``width`` px; None when a panel would be too narrow for a card and a name."""
     deck = get_deck(picture.deck)
     count = len(picture.seats) + len(others)
     columns = min(columns, max(1, count))
-    panel_w = (width - (columns - 1) * GAP) // columns
-    inner = panel_w - 2 * Box.PAD
+    inner = (width - (columns - 1) * GAP) // columns - 2 * Box.PAD
     if inner < max(deck.card_size[0] + deck.fan_step[0], 3 * style.size):
         return None
     rows = list(merged.values()) + others
     filled = [[g.cards for g in r.groups if g.cards] for r in rows]
-    step = common_step([f for f in filled if f], deck, inner, style.theme.group_gap) if any(filled) else None
+    step = common_step(filled, deck, inner, style.theme.group_gap)
     panels = [seat_panel(seat, merged.get(i), deck=picture.deck, style=style, inner=inner, step=step)
               for i, seat in enumerate(picture.seats)]
     panels += [seat_panel(None, row, deck=picture.deck, style=style, inner=inner, step=step) for row in others]
-    parts: list = [(Grid(panels, columns, GAP), 0)] if panels else []
+    grid = Grid(panels, columns, GAP)
+    grid.lost = sum((p.lost for p in panels), Loss())
+    return grid
+
+
+def _sections(picture: TablePicture, style: Style, width: int) -> list[Block]:
+    """The sections' groups (Concan's melds) within ``width`` px, or the words of an empty
+    section; the notes."""
+    parts: list[Block] = []
     for section in picture.sections:
         groups = tuple(g for g in section.groups if g.cards)
         if groups:
-            parts.append((group_cards(groups, deck=picture.deck, style=style, width=width, step=None), GAP))
+            parts.append(group_cards(groups, deck=picture.deck, style=style, width=width, step=None))
         elif not section.rows or not any(g.cards for r in section.rows for g in r.groups):
-            parts.append((Text(section.empty, style.size, False, style.theme.muted, width), GAP))
-    parts += [(Text(note, style.size, False, style.theme.muted, width), GAP) for note in picture.notes]
-    body = Column(parts)
-    body.lost = sum(p.lost for p in panels)
-    return body
+            parts.append(Text(section.empty, style.size, False, style.theme.muted, width))
+    return parts + [Text(note, style.size, False, style.theme.muted, width) for note in picture.notes]
 
 
 def _arrangements(picture: TablePicture):
     """(block, the width its text is sized for) of every arrangement tried: at a few widths,
-    the seats' panels in 1 to 6 columns, the piles stacked or side by side at their left."""
+    the seats' panels in 1 to 6 columns, the piles stacked or side by side at their left, the
+    sections under the seats (beside the piles too) or under both."""
     deck = get_deck(picture.deck)
     theme = PICTURE_THEME
     merged, others = _rows_by_seat(picture)
     count = len(picture.seats) + len(others)
     floor = CARD_PX[4] if len(picture.seats) <= 4 else CARD_PX[6]
+    has_sections = any(section.groups or not section.rows for section in picture.sections) or bool(picture.notes)
     for width in widths_for(deck.card_size[1], floor):
         style = Style(readable_size(width))
         content = width - 2 * theme.padding
         for vertical in (True, False) if picture.piles else (True,):
             piles = Piles(picture.piles, deck=picture.deck, style=style, vertical=vertical) if picture.piles else None
             room = content - (piles.width + GAP if piles else 0)
-            for columns in column_counts(max(1, count)):
-                body = _body(picture, style, room, columns, merged, others)
-                if body is None:
-                    continue
-                block = Beside([piles, body], GAP)
-                block.lost = body.lost
-                yield block, width
+            for under in (False, True) if has_sections and piles else (False,):
+                sections = _sections(picture, style, content if under else room)
+                for columns in column_counts(max(1, count)):
+                    seats = _seats(picture, style, room, columns, merged, others)
+                    if seats is None:
+                        continue
+                    if under:  # the piles beside the seats, the sections across the picture under them
+                        block = Column([(Beside([piles, seats], GAP), 0)] + [(part, GAP) for part in sections])
+                    else:
+                        block = Beside([piles, Column([(seats, 0)] + [(part, GAP) for part in sections])], GAP)
+                    block.lost = seats.lost
+                    yield block, width
 
 
 @lru_cache(maxsize=32)
