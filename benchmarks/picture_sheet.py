@@ -6,7 +6,8 @@ a contact sheet of them scaled to 400 px wide (a phone's width).
     python -m benchmarks.picture_sheet --compare BEFORE_DIR AFTER_DIR SHEET_DIR
 
 The first form writes ``OUT_DIR/<game>-<seats>-<kind>.png`` (full size), ``OUT_DIR/figures.tsv``
-(width, height, width/height, card height shown 400 px wide, KB uploaded, ms to draw) and
+(width, height, width/height, card height shown 400 px wide, KB uploaded; the time to draw a
+table picture is :mod:`benchmarks.render_table`'s) and
 ``OUT_DIR/sheet-<game>.png``. The second puts two such directories side by side, one sheet per
 game (``SHEET_DIR/<game>.png``: before at the left, after at the right), and prints both
 figures. Run the first form in a checkout of the old code to get the "before" (it only uses
@@ -21,7 +22,6 @@ import io
 import os
 import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -88,15 +88,10 @@ def upload_bytes(image: Image.Image, deck: str) -> bytes:
     return encode.encode_picture(image, deck)
 
 
-def measured(draw, deck: str) -> tuple[Image.Image, float, int]:
-    """The picture, the median ms to draw it (5 draws after a first one), its upload size."""
+def measured(draw, deck: str) -> tuple[Image.Image, int]:
+    """The picture and its upload size."""
     image = draw()
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        draw()
-        times.append((time.perf_counter() - start) * 1000)
-    return image, statistics.median(times), len(upload_bytes(image, deck))
+    return image, len(upload_bytes(image, deck))
 
 
 def card_height_shown(image: Image.Image, deck: str) -> float:
@@ -136,7 +131,7 @@ def stack(images: list[Image.Image], gap: int = 12, across: bool = False) -> Ima
 
 def figure_text(row: dict) -> str:
     return (f"{row['name']}  {row['width']}×{row['height']} · w/h {float(row['aspect']):.2f} · "
-            f"card {float(row['card_px']):.0f} px · {float(row['kb']):.0f} KB · {float(row['ms']):.1f} ms")
+            f"card {float(row['card_px']):.0f} px · {float(row['kb']):.0f} KB")
 
 
 def render_all(out: str, seed: int) -> None:
@@ -146,13 +141,12 @@ def render_all(out: str, seed: int) -> None:
         warm_sprites(ui.deck)
         for players in sorted({2, ui.game.max_players}):
             for kind, draw in game_pictures(game, players, seed):
-                image, ms, size = measured(draw, ui.deck)
+                image, size = measured(draw, ui.deck)
                 name = f"{game}-{players}-{kind}"
                 image.save(os.path.join(out, name + ".png"))
                 rows.append({"name": name, "width": image.width, "height": image.height,
                              "aspect": f"{image.width / image.height:.3f}",
-                             "card_px": f"{card_height_shown(image, ui.deck):.1f}", "kb": f"{size / 1024:.1f}",
-                             "ms": f"{ms:.2f}"})
+                             "card_px": f"{card_height_shown(image, ui.deck):.1f}", "kb": f"{size / 1024:.1f}"})
                 print(figure_text(rows[-1]), flush=True)
     with open(os.path.join(out, "figures.tsv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]), delimiter="\t")
@@ -180,14 +174,14 @@ def compare(before: str, after: str, out: str) -> None:
                      if name in rows]
             pairs.append(stack(sides, gap=24, across=True))
         stack(pairs, gap=20).save(os.path.join(out, f"{game}.png"))
-    print(f"{'picture':28} {'w/h':>11} {'card px @400':>13} {'KB':>11} {'ms':>11}")
+    print(f"{'picture':28} {'w/h':>11} {'card px @400':>13} {'KB':>11}")
     for name, row in new.items():
         was = old.get(name)
         if was is None:
             continue
         print(f"{name:28} {float(was['aspect']):5.2f}→{float(row['aspect']):4.2f} "
               f"{float(was['card_px']):6.0f}→{float(row['card_px']):<6.0f} "
-              f"{float(was['kb']):5.0f}→{float(row['kb']):<5.0f} {float(was['ms']):5.1f}→{float(row['ms']):<5.1f}")
+              f"{float(was['kb']):5.0f}→{float(row['kb']):<5.0f}")
     for kind in ("table", "round", "result", "pause"):
         for label, rows in (("before", old), ("after", new)):
             chosen = [r for n, r in rows.items() if n.split("-", 2)[2].startswith(kind)]
@@ -195,8 +189,7 @@ def compare(before: str, after: str, out: str) -> None:
                 print(f"{kind:7} {label:6} median card {statistics.median(float(r['card_px']) for r in chosen):4.0f} px · "
                       f"lowest w/h {min(float(r['aspect']) for r in chosen):.2f} · "
                       f"median {statistics.median(float(r['kb']) for r in chosen):.0f} KB "
-                      f"(max {max(float(r['kb']) for r in chosen):.0f}) · "
-                      f"median {statistics.median(float(r['ms']) for r in chosen):.1f} ms")
+                      f"(max {max(float(r['kb']) for r in chosen):.0f})")
 
 
 def main() -> None:

@@ -21,11 +21,10 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .badges import Badge, glyph_image, glyph_width
-from .compose import Block, CardPlan, Slot
+from .compose import THEME, Block, CardPlan, Slot
 from .fonts import has_glyph, prepare_text
 from .landscape import PICTURE_THEME, Loss, Panel
 from .shapes import SUIT_CHARS
-from .compose import THEME
 from .sprites import card_shadow, card_sprite, get_deck
 from .text import crop_line, line_size, measure, paste_text, text_line
 
@@ -35,7 +34,6 @@ __all__ = ["ACTIVE", "Box", "Cards", "Header", "Mark", "Number", "Piles", "Style
 ACTIVE = (255, 200, 60)  # the seat to act: its outline and name
 BOX_FILL = (36, 88, 63)
 BOX_DIM = (33, 62, 48)
-SENT = (120, 200, 255)  # a bar under a card sent onto someone's meld
 
 
 def _drawable(ch: str) -> bool:
@@ -287,13 +285,13 @@ class Cards(Block):
     """Groups of cards (each a tuple of codes), fanned, a gap between groups, in rows within
     ``width`` px (:func:`rendering.compose.plan_cards`; ``step``: the fan step, so the rows of
     several seats line up). ``marks``: per group, what is drawn over its first card;
-    ``bars``: per group, the positions (in it) of the cards underlined, in ``bar_colours``."""
+    ``bars``: per group, the positions (in it) of the cards underlined (eaten, as in a hand)."""
 
     ROW_GAP = 5  # between wrapped rows
 
     def __init__(self, groups: tuple[tuple[str, ...], ...], *, deck: str, width: int, style: Style,
                  step: int | None = None, marks: tuple[Mark | None, ...] = (),
-                 bars: tuple[tuple[int, ...], ...] = (), bar_colours: tuple = ()):
+                 bars: tuple[tuple[int, ...], ...] = ()):
         self.deck = get_deck(deck)
         self.deck_name = deck
         self.style = style
@@ -302,12 +300,11 @@ class Cards(Block):
         self.plan = _plan(tuple(groups[k] for k in kept), self.deck, width, theme.group_gap, step)
         marks = [marks[k] if k < len(marks) else None for k in kept]
         bars = [bars[k] if k < len(bars) else () for k in kept]
-        colours = [bar_colours[k] if k < len(bar_colours) else theme.marked for k in kept]
         starts, index = [], 0
-        self.barred: dict[int, tuple] = {}
-        for group_bars, colour, k in zip(bars, colours, kept):
+        self.barred: set[int] = set()  # positions in the run of every group's cards
+        for group_bars, k in zip(bars, kept):
             starts.append(index)
-            self.barred.update({index + i: colour for i in group_bars})
+            self.barred.update(index + i for i in group_bars)
             index += len(groups[k])
         card_h = self.deck.card_size[1]
         self.mark_h = round(style.glyph_h * 0.8)  # a group's glyph: smaller than a badge's (it labels no number)
@@ -346,11 +343,10 @@ class Cards(Block):
             image, dx, dy = shadowed_sprite(slot.code, self.deck)
             top = y + self.tops[slot.row][1]
             canvas.paste(image, (x + slot.x - dx, top - dy), image)
-            colour = self.barred.get(slot.index)
-            if colour is not None:
+            if slot.index in self.barred:
                 bar_y = top + card_h + theme.bar_gap
                 draw.rounded_rectangle((x + slot.x + 3, bar_y, x + slot.x + slot.visible - 4, bar_y + theme.bar_h - 1),
-                                       radius=2, fill=colour)
+                                       radius=2, fill=theme.marked)
         for slot, mark, text in self.marks:
             top = y + self.tops[slot.row][0]
             if text is not None:

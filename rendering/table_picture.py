@@ -40,8 +40,24 @@ __all__ = ["Badge", "CARD_PX", "Group", "glyphs_used", "MIN_ASPECT", "Pile", "Ro
            "table_picture_image"]
 
 
+def _cached_hash(self) -> int:
+    """A frozen dataclass's hash, computed once: the layouts' caches are keyed by whole seats
+    and rows, looked up thousands of times a picture."""
+    found = self.__dict__.get("_hash")
+    if found is None:
+        found = hash(tuple(getattr(self, name) for name in self.__dataclass_fields__))
+        object.__setattr__(self, "_hash", found)
+    return found
+
+
+def _state(self) -> dict:
+    """What pickling keeps: not the hash (another process hashes strings otherwise)."""
+    return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+
+
 @dataclass(frozen=True)
 class SeatBox:
+    __hash__, __getstate__ = _cached_hash, _state
     name: str
     detail: str = ""  # the seat's facts in words ("14 cards · opened"): drawn when it has no badges
     active: bool = False  # the player to act
@@ -58,6 +74,7 @@ class Pile:
 
 @dataclass(frozen=True)
 class Group:
+    __hash__, __getstate__ = _cached_hash, _state
     label: str  # a short label drawn over the group's first card: a meld's number ("3")
     cards: tuple[str, ...]
     #: positions (in ``cards``) of the cards underlined, as the hand marks its eaten cards
@@ -69,6 +86,7 @@ class Group:
 class Row:
     """A player's cards on the table: ``groups`` (his discards, his melds...), in the panel of
     the seat named ``label``. Rows of a section share one fan step, so their cards line up."""
+    __hash__, __getstate__ = _cached_hash, _state
     label: str
     groups: tuple[Group, ...]
     active: bool = False  # the player to act: his panel is outlined
@@ -84,6 +102,7 @@ class Section:
 
 @dataclass(frozen=True)
 class TablePicture:
+    __hash__, __getstate__ = _cached_hash, _state
     title: str  # the embed's title says it: not drawn
     seats: tuple[SeatBox, ...] = ()
     piles: tuple[Pile, ...] = ()
