@@ -80,8 +80,8 @@ def game_pictures(game: str, players: int, seed: int):
         yield "round", lambda: rows_image(ui.round_rows(final, raw, last),
                                           title=f"{ui.game.title} · table #42 · round {last + 1}", deck=ui.deck)
     paid = Settlement.of(state.outcome(), stake=1)
-    yield "result", lambda: rows_image(ui.result_rows(final, raw, paid), title=f"{ui.game.title} · table #42 · game 1",
-                                       deck=ui.deck)
+    yield "result", lambda: rows_image(ui.result_rows(final, raw, paid),
+                                       title=f"{ui.game.title} · table #42 · game 1", deck=ui.deck)
 
 
 def upload_bytes(image: Image.Image, deck: str) -> bytes:
@@ -186,7 +186,9 @@ def compare(before: str, after: str, out: str) -> None:
         for label, rows in (("before", old), ("after", new)):
             chosen = [r for n, r in rows.items() if n.split("-", 2)[2].startswith(kind)]
             if chosen:
-                print(f"{kind:7} {label:6} median card {statistics.median(float(r['card_px']) for r in chosen):4.0f} px · "
+                card = statistics.median(float(r["card_px"]) for r in chosen)
+                print(f"{kind:7} {label:6} median card {card:4.0f} px (lowest "
+                      f"{min(float(r['card_px']) for r in chosen):.0f}) · "
                       f"lowest w/h {min(float(r['aspect']) for r in chosen):.2f} · "
                       f"median {statistics.median(float(r['kb']) for r in chosen):.0f} KB "
                       f"(max {max(float(r['kb']) for r in chosen):.0f})")

@@ -423,9 +423,10 @@ class ConcanUI(CopyTokensUI):
 
         def badges(seat: int) -> tuple[Badge, ...]:
             announced = view["announced"][seat]
-            return (Badge("hand", str(view["hand_sizes"][seat])),) + ((Badge("opened"),) if view["opened"][seat]
-                                                                      else ()) + \
-                ((Badge("jokers", str(announced)),) if announced else ()) + (Badge("total", number(view["totals"][seat])),)
+            return ((Badge("hand", str(view["hand_sizes"][seat])),)
+                    + ((Badge("opened"),) if view["opened"][seat] else ())
+                    + ((Badge("jokers", str(announced)),) if announced else ())
+                    + (Badge("total", number(view["totals"][seat])),))
 
         seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"], dim=table.seats[seat].away,
                               badges=badges(seat)) for seat, name in enumerate(names))

@@ -96,7 +96,8 @@ def glyph_image(glyph: str, height: int, colour: tuple[int, int, int], deck: str
     elif glyph == "khap":  # ≡: three like cards
         for k in range(3):
             x = w * (0.04 + 0.33 * k)
-            draw.rounded_rectangle((x, h * 0.08, x + w * 0.26, h * 0.94), radius=SS, outline=ink, width=max(SS, line // 2))
+            draw.rounded_rectangle((x, h * 0.08, x + w * 0.26, h * 0.94), radius=SS, outline=ink,
+                                   width=max(SS, line // 2))
     elif glyph == "discards":  # ↓ onto a line
         draw.line([(w / 2, h * 0.05), (w / 2, h * 0.66)], fill=ink, width=line)
         draw.polygon([(w * 0.18, h * 0.45), (w * 0.82, h * 0.45), (w / 2, h * 0.8)], fill=ink)

@@ -189,7 +189,8 @@ def best(arrangements, card_h: int, card_px: float, min_aspect: float, theme=PIC
     for block, sized_for in arrangements:
         bound = card_h * min(1.0, VIEW[0] / sized_for)  # the cards of this width and wider are no larger
         if chosen_key is not None and chosen_key[:3] == (True, 0, True) and (
-                min(bound, card_px) // 2 < chosen_key[3] or chosen_key[3:5] == (card_px // 2, 0) and bound < chosen_key[5]):
+                min(bound, card_px) // 2 < chosen_key[3]
+                or chosen_key[3:5] == (card_px // 2, 0) and bound < chosen_key[5]):
             break  # (the widths tried grow: none of the rest can do better)
         width, height = max(theme.min_width, block.width + 2 * pad), block.height + 2 * pad
         card = card_h * min(1.0, VIEW[0] / width)

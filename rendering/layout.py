@@ -28,8 +28,8 @@ from .shapes import SUIT_CHARS
 from .sprites import card_shadow, card_sprite, get_deck
 from .text import crop_line, line_size, measure, paste_text, text_line
 
-__all__ = ["ACTIVE", "Box", "Cards", "Header", "Mark", "Number", "Piles", "Style", "Text", "common_step", "fit",
-           "printable", "shadowed_sprite"]
+__all__ = ["ACTIVE", "Box", "Cards", "Header", "Mark", "Number", "Piles", "Style", "Text", "common_step", "facts",
+           "fit", "printable", "shadowed_sprite"]
 
 ACTIVE = (255, 200, 60)  # the seat to act: its outline and name
 BOX_FILL = (36, 88, 63)
@@ -334,6 +334,11 @@ class Cards(Block):
         self.width = self.plan.width if self.plan.slots else 0
         self.height = top - self.ROW_GAP if rows else 0
         self.cards = len(self.plan.slots)
+        # groups split over two rows (only one longer than a row is): its end reads as a group of its own
+        rows_of = {}
+        for start, end in zip(starts, starts[1:] + [len(self.plan.slots)]):
+            rows_of[start] = {slot.row for slot in self.plan.slots[start:end]}
+        self.splits = sum(1 for rows in rows_of.values() if len(rows) > 1)
 
     def draw(self, canvas, x, y):
         theme = self.style.theme
@@ -371,7 +376,7 @@ class Piles(Block):
         # a fact shortened to its first word says nothing ("from…"): 3 letters of what follows, or none
         self.captions = [[t for t in (Text(fact, style.size, False, style.theme.muted, room,
                                            least=len(fact.split()[0]) + 3 if " " in fact else 1)
-                                      for fact in _facts(p.caption)) if t.text] for p in piles]
+                                      for fact in facts(p.caption)) if t.text] for p in piles]
         # as wide as the card or the widest caption, in whole em: the same from one move to the next
         widest = max([t.width for caption in self.captions for t in caption], default=0)
         self.cell_w = max(card_w, -(-widest // style.size) * style.size)
@@ -402,9 +407,9 @@ class Piles(Block):
                 x += self.cell_w + self.gap
 
 
-def _facts(caption: str) -> list[str]:
-    """A caption's facts, a line each ("30 cards · draw 3/7" -> "30 cards", "draw 3/7")."""
-    return [fact.strip() for line in caption.splitlines() for fact in line.split(" · ") if fact.strip()]
+def facts(caption: str) -> tuple[str, ...]:
+    """A caption's facts ("30 cards · draw 3/7\ntotal 5" -> "30 cards", "draw 3/7", "total 5")."""
+    return tuple(fact.strip() for line in caption.splitlines() for fact in line.split(" · ") if fact.strip())
 
 
 class Box(Panel):

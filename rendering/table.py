@@ -1,6 +1,6 @@
 """Several labelled hands in one picture: a round's result and a game's (the cards that decided
 them, a seat's numbers on one line over its cards), with the boxes of :mod:`rendering.layout`
-and the choice of :mod:`rendering.table_picture`'s pictures (:func:`rendering.layout.best`)."""
+and the choice of :mod:`rendering.table_picture`'s pictures (:func:`rendering.landscape.best`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from . import _async
 from .encode import encode_picture
 from .landscape import PICTURE_THEME, Column, Grid, Loss, best, column_counts, draw_picture, readable_size, widths_for
-from .layout import Box, Cards, Header, Style, Text, common_step
+from .layout import Box, Cards, Header, Style, Text, common_step, facts
 from .sprites import Deck, get_deck
 
 __all__ = ["CARD_PX", "MIN_ASPECT", "render_rows", "render_rows_async", "rows_image"]
@@ -21,11 +21,6 @@ CARD_PX = 41
 #: The least width / height of a round or result picture.
 MIN_ASPECT = 1.1
 GAP = 12
-
-
-def _facts(caption: str) -> tuple[str, ...]:
-    """A caption's facts ("27 points · +4 chips" -> "27 points", "+4 chips"), its lines' in turn."""
-    return tuple(fact.strip() for line in caption.splitlines() for fact in line.split(" · ") if fact.strip())
 
 
 def _bars(groups: Sequence[Sequence[str]], marked) -> tuple[tuple[int, ...], ...]:
@@ -41,14 +36,15 @@ def _bars(groups: Sequence[Sequence[str]], marked) -> tuple[tuple[int, ...], ...
 def _panel(row: Row, deck: Deck, style: Style, inner: int, step: int | None) -> Box:
     label, groups, caption = row[0], [tuple(g) for g in row[1]], row[2]
     marked = row[3] if len(row) > 3 else ()
-    header = Header(label, (), _facts(caption), style=style, width=inner, colour=style.theme.text, deck=deck.name,
+    header = Header(label, (), facts(caption), style=style, width=inner, colour=style.theme.text, deck=deck.name,
                     two_lines=True)
     parts: list = [(header, 0)]
-    if any(groups):
-        parts.append((Cards(tuple(groups), deck=deck.name, width=inner, style=style, step=step,
-                            bars=_bars(groups, marked)), 6))
+    cards = Cards(tuple(groups), deck=deck.name, width=inner, style=style, step=step,
+                  bars=_bars(groups, marked)) if any(groups) else None
+    if cards is not None:
+        parts.append((cards, 6))
     box = Box(Column(parts), theme=style.theme)
-    box.lost = header.lost
+    box.lost = header.lost + Loss(0, cards.splits if cards is not None else 0)
     return box
 
 
@@ -97,7 +93,7 @@ def render_rows(rows: Sequence[Row], *, title: str = "", deck: str | Deck = "fre
     share one fan step so they line up; a row without cards is its line alone. The panels are
     set in a grid (the first, the winner's, maybe across the picture over it) whose columns and
     width are chosen so the cards are shown large and the picture wider than tall
-    (:func:`rendering.layout.best`).
+    (:func:`rendering.landscape.best`).
     """
     return encode_picture(rows_image(rows, title=title, deck=deck), deck)
 

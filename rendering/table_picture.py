@@ -14,7 +14,7 @@ The picture is drawn for the size it is seen at: Discord shows it about 400 px w
 cards are given most of that width (a card at least :data:`CARD_PX` tall there) and the text
 is sized for the width chosen (:func:`rendering.landscape.readable_size`); of the arrangements
 tried (widths, columns of seats, piles stacked or side by side) the one shown largest in an
-embed that is landscape (:data:`MIN_ASPECT`) is drawn (:func:`rendering.layout.best`).
+embed that is landscape (:data:`MIN_ASPECT`) is drawn (:func:`rendering.landscape.best`).
 Jokers standing for a card (``JK=5H``) are drawn as such by the decks.
 """
 
@@ -32,12 +32,13 @@ from .badges import GLYPHS, Badge
 from .compose import THEME, Block
 from .encode import encode_picture
 from .landscape import PICTURE_THEME, Beside, Column, Grid, Loss, best, column_counts, readable_size, widths_for
-from .layout import ACTIVE, Box, Cards, Header, Mark, Piles, Style, Text, common_step, printable, shadowed_sprite
+from .layout import (ACTIVE, Box, Cards, Header, Mark, Piles, Style, Text, common_step, facts, printable,
+                     shadowed_sprite)
 from .sprites import get_deck
 
-__all__ = ["Badge", "CARD_PX", "Group", "glyphs_used", "MIN_ASPECT", "Pile", "Row", "SeatBox", "Section", "TablePicture",
-           "picture_names", "printable", "render_table_picture", "render_table_picture_async", "shadowed_sprite",
-           "table_picture_image"]
+__all__ = ["Badge", "CARD_PX", "Group", "MIN_ASPECT", "Pile", "Row", "SeatBox", "Section", "TablePicture",
+           "glyphs_used", "picture_names", "printable", "render_table_picture", "render_table_picture_async",
+           "shadowed_sprite", "table_picture_image"]
 
 
 def _cached_hash(self) -> int:
@@ -137,10 +138,6 @@ def picture_names(names: list[str], seat_name: Callable[[int], str] = "Seat {}".
     return [printable(name) or seat_name(seat + 1) for seat, name in enumerate(names)]
 
 
-def _facts(detail: str) -> tuple[str, ...]:
-    return tuple(fact.strip() for line in detail.splitlines() for fact in line.split(" · ") if fact.strip())
-
-
 @lru_cache(maxsize=1024)
 def seat_panel(seat: SeatBox | None, row: Row | None, *, deck: str, style: Style, inner: int,
                step: int | None) -> Box:
@@ -152,14 +149,15 @@ def seat_panel(seat: SeatBox | None, row: Row | None, *, deck: str, style: Style
     colour = ACTIVE if active else theme.muted if dim else theme.text
     name = seat.name if seat is not None else row.label
     badges = seat.badges if seat is not None else ()
-    facts = _facts(seat.detail) if seat is not None and not badges else ()
-    header = Header(name, badges, facts, style=style, width=inner, colour=colour, deck=deck)
+    words = facts(seat.detail) if seat is not None and not badges else ()
+    header = Header(name, badges, words, style=style, width=inner, colour=colour, deck=deck)
     groups = tuple(g for g in row.groups if g.cards) if row is not None else ()
     parts: list = [(header, 0)]
-    if groups:
-        parts.append((group_cards(groups, deck=deck, style=style, width=inner, step=step), 3))
+    cards = group_cards(groups, deck=deck, style=style, width=inner, step=step) if groups else None
+    if cards is not None:
+        parts.append((cards, 3))
     box = Box(Column(parts), active=active, dim=dim, theme=theme)
-    box.lost = header.lost
+    box.lost = header.lost + Loss(0, cards.splits if cards is not None else 0)
     return box
 
 

@@ -174,5 +174,6 @@ def test_every_count_and_total_of_a_table_picture_is_11_px_tall_at_400_px(game, 
             small = [(text, digits, height) for text, digits, height in heights if height < MIN_DIGIT_PX]
             assert not small, (when, image.size, small[:5])
             # in a seat's box, numbers alone: "9", not "9 cards · 2 discards" (its glyph says what it is)
-            worded = [line.text for line in lines if drawn.frame_of(line) is not None and not NUMBER.fullmatch(line.text)]
+            worded = [line.text for line in lines
+                      if drawn.frame_of(line) is not None and not NUMBER.fullmatch(line.text)]
             assert not worded, (when, worded[:5])
