@@ -87,12 +87,17 @@ def glyph_image(glyph: str, height: int, colour: tuple[int, int, int], deck: str
     elif glyph == "out":  # ✗
         draw.line([(w * 0.15, h * 0.15), (w * 0.85, h * 0.85)], fill=RED + (255,), width=line)
         draw.line([(w * 0.85, h * 0.15), (w * 0.15, h * 0.85)], fill=RED + (255,), width=line)
-    elif glyph == "bought_back":  # ↺
-        box = (w * 0.1, h * 0.14, w * 0.9, h * 0.94)
-        draw.arc(box, start=-60, end=200, fill=ink, width=line)
-        tip_x, tip_y = w * 0.1 + line / 2, h * 0.42
-        draw.polygon([(tip_x - line * 1.4, tip_y - line * 1.2), (tip_x + line * 1.6, tip_y - line * 1.2),
-                      (tip_x, tip_y + line * 1.4)], fill=ink)
+    elif glyph == "bought_back":  # ↺: a circle open at the top, its arrow turning left (drawn turning right)
+        cx, cy, r = w / 2, h * 0.56, min(w, h) * 0.38
+        draw.arc((cx - r, cy - r, cx + r, cy + r), start=-40, end=235, fill=ink, width=line)
+        angle = math.radians(-40)  # where the arc starts; its arrow points back along it (anticlockwise)
+        px, py = cx + r * math.cos(angle), cy + r * math.sin(angle)
+        dx, dy = math.sin(angle), -math.cos(angle)  # the anticlockwise tangent
+        nx, ny = -dy, dx
+        size = line * 1.6
+        draw.polygon([(px + dx * size, py + dy * size), (px + nx * size, py + ny * size),
+                      (px - nx * size, py - ny * size)], fill=ink)
+        big = big.transpose(Image.Transpose.FLIP_LEFT_RIGHT)  # drawn as ↻
     elif glyph == "khap":  # ≡: three like cards
         for k in range(3):
             x = w * (0.04 + 0.33 * k)
