@@ -2,7 +2,6 @@
 
     python -m benchmarks.arena --game phom --games 300 [--policies normal,simple] [--players 4]
                                [--mode game|round|match] [--seed 1] [--jobs 1] [--json]
-                               [--budget-ms 300 | --iterations N]
 
 ``--games N`` is the number of deals; each is replayed once per seat with the first policy at
 that seat and the second at the others (at 4 seats: one against three, rotated), so each deal
@@ -11,9 +10,7 @@ interval, the mean result in stake units per game (``--mode round`` for Chinchó
 margin per round) and its decision time p50/p99 (the CPU time of the policy's call; building the
 view is the engine's). ``--json`` prints one JSON object per policy instead. ``--mode``: ``game``
 (default; for Chinchón and Concan the whole match), ``round`` (Chinchón and Concan: one round),
-``match`` (the same as ``game``). ``--budget-ms`` is the strong AI's thinking time per decision
-(wall clock); ``--iterations N`` gives it N sampled worlds per decision instead, which makes
-the duplicate deals deterministic. The logic is :mod:`bot.games.arena`.
+``match`` (the same as ``game``). The logic is :mod:`benchmarks.ai.arena`.
 """
 
 from __future__ import annotations
@@ -29,7 +26,7 @@ from multiprocessing import Pool
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bot.games import REGISTRY  # noqa: E402
-from bot.games.arena import POLICIES, play_deal, tally  # noqa: E402
+from benchmarks.ai.arena import POLICIES, play_deal, tally  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -43,9 +40,6 @@ def main(argv: list[str] | None = None) -> None:
                         help="Chinchón and Concan: whole matches (the default)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--budget-ms", type=float, default=300, help="the strong AI's time per decision")
-    parser.add_argument("--iterations", type=int, default=None,
-                        help="the strong AI's worlds per decision instead of a time budget (deterministic)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     names = tuple(args.policies.split(","))
@@ -54,9 +48,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.mode == "round" and args.game not in ("chinchon", "concan"):
         parser.error("--mode round is for Chinchón and Concan")
     mode = "round" if args.mode == "round" else "game"
-    budget = None if args.iterations else args.budget_ms
-    run = partial(play_deal, args.game, names, args.players, args.seed, mode=mode, budget_ms=budget,
-                  iterations=args.iterations)
+    run = partial(play_deal, args.game, names, args.players, args.seed, mode=mode)
     start = time.perf_counter()
     if args.jobs > 1:
         with Pool(args.jobs) as pool:
@@ -68,13 +60,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         for f in figures:
             print(json.dumps({"game": args.game, "players": args.players, "mode": args.mode, "deals": args.games,
-                              "seed": args.seed, "budget_ms": budget, "iterations": args.iterations, **f}))
+                              "seed": args.seed, **f}))
         return
     unit = "points/round" if (args.game, mode) == ("chinchon", "round") else "chips/game"
     print(f"{REGISTRY[args.game].title}, {args.players} seats, {args.mode}, {args.games} duplicate deals "
-          f"(seed {args.seed}), {names[0]} at one seat vs {names[1]}: {elapsed:.0f} s"
-          + (f"; strong: {args.iterations} worlds" if args.iterations else
-             f"; strong: {args.budget_ms:g} ms" if "strong" in names else ""))
+          f"(seed {args.seed}), {names[0]} at one seat vs {names[1]}: {elapsed:.0f} s")
     for f in figures:
         print(f"  {f['policy']:>7}: {f['games']:6d} games  win {100 * f['win_rate']:5.1f} % "
               f"[{100 * f['low']:.1f}, {100 * f['high']:.1f}]  {f['chips_per_game']:+7.2f} {unit}  "

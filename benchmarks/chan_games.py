@@ -19,8 +19,8 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.games.chan import GAME  # noqa: E402
-from bot.games.chan_ai import choose  # noqa: E402
+from bot.games.chan.game import GAME  # noqa: E402
+from bot.games.chan.ai import choose  # noqa: E402
 
 
 def play(players: int, seed: int, mode: str, chiu: str, stats: dict) -> object:

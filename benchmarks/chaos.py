@@ -1,7 +1,7 @@
 """Chaos runs of the bot (issue #16): ``python -m benchmarks.chaos --seeds 20 [--tables N]``;
-with ``--processes 2``, two bots on one PostgreSQL (issue #26, tests/chaos_processes.py).
+with ``--processes 2``, two bots on one PostgreSQL (issue #26, tests/support/chaos_processes.py).
 
-Each seed is one run of tests/chaos.py (concurrent tables of every game, random Discord
+Each seed is one run of tests/support/chaos.py (concurrent tables of every game, random Discord
 failures, a full disk, a held database lock, a restart, then a calm phase) and prints the
 invariants it violated; the totals follow. Exit status 1 if any seed violated one.
 """
@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tests.chaos import ChaosConfig, run_seed
+from tests.support.chaos import ChaosConfig, run_seed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lock-every", type=int, default=5, help="hold the lock in every n-th seed only")
     parser.add_argument("--processes", type=int, default=1, choices=(1, 2),
                         help="2: two bots on one PostgreSQL, with stalls, a database restart, killed connections"
-                             " and clicks delivered twice (tests/chaos_processes.py)")
+                             " and clicks delivered twice (tests/support/chaos_processes.py)")
     parser.add_argument("--verbose", action="store_true", help="print each seed's statistics too")
     args = parser.parse_args(argv)
 

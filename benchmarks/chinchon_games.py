@@ -25,8 +25,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.games.chinchon import GAME, PACKS, can_close, deadwood  # noqa: E402
-from bot.games.chinchon_ai import choose  # noqa: E402
+from bot.games.chinchon.game import GAME, PACKS, can_close, deadwood  # noqa: E402
+from bot.games.chinchon.ai import choose  # noqa: E402
 
 
 def _quantiles(samples_ns: list[int]) -> tuple[float, float]:

@@ -24,14 +24,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.pop("DISCORD_TOKEN", None)
-os.environ["CHIEU_CONFIG"] = str(ROOT / "tests" / "empty_config.toml")
+os.environ["CHIEU_CONFIG"] = str(ROOT / "tests" / "support" / "empty_config.toml")
 
-import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch)
+from tests.support.simcord_speed import shorten_settle_idle  # noqa: E402
+
+shorten_settle_idle()
 from simcord import Env  # noqa: E402
 
 from bot.app import create_bot  # noqa: E402
 from bot.config import load  # noqa: E402
-from tests.simhelpers import Players, buttons, dm, enabled, play_channel  # noqa: E402
+from tests.support.simhelpers import Players, buttons, dm, enabled, play_channel  # noqa: E402
 
 MOVES = ("Eat", "Show", "Discard", "Draw")
 

@@ -25,9 +25,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.games.concan import GAME, best_opening  # noqa: E402
-from bot.games.concan_solver import solve  # noqa: E402
-from bot.games.concan_ai import choose  # noqa: E402
+from bot.games.concan.game import GAME, best_opening  # noqa: E402
+from bot.games.concan.solver import solve  # noqa: E402
+from bot.games.concan.ai import choose  # noqa: E402
 from bot.games.french import FULL_DECK  # noqa: E402
 
 NATURALS = list(FULL_DECK) * 2

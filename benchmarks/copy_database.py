@@ -5,7 +5,7 @@ settlement of four seats) copied into an empty PostgreSQL database.
     .venv/bin/python -m benchmarks.copy_database --games 3000
     .venv/bin/python -m benchmarks.copy_database --games 3000 --url postgresql://chieu@/bench?host=/tmp
 
-Without --url it starts a throwaway PostgreSQL server (as the tests do: tests/databases.py).
+Without --url it starts a throwaway PostgreSQL server (as the tests do: tests/support/databases.py).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ async def main(args) -> None:
         server = None
         url = args.url
         if url is None:
-            from tests.databases import PostgresServer, postgres_bindir
+            from tests.support.databases import PostgresServer, postgres_bindir
 
             bindir = postgres_bindir()
             if bindir is None:

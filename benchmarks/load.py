@@ -1,7 +1,7 @@
 """Many tables on one bot: Discord REST calls against the global rate limit, uploads, latency, stalls.
 
     python -m benchmarks.load [--tables 100] [--humans 1|4] [--game phom|chan|tusac|chinchon|concan|all]
-                              [--ai easy|normal|strong [--burn]] [--ai-delay SECONDS] [--think 5]
+                              [--ai easy|normal] [--ai-delay SECONDS] [--think 5]
                               [--seconds 60] [--seed 1]
                               [--database URL|postgres] [--processes K] [--profile FILE] [--text-only]
                               [--metrics]
@@ -11,9 +11,7 @@ N tables share one bot in one SimCord environment, each with 1 person and 3 AI s
 ``--game all``, spread over the five games. The bot runs with the default configuration: the
 AI seats wait ``ai_delay_seconds`` (1 s) before each move, in wall-clock time (``--ai-delay 0``
 for the coalesced bursts of the tests); only the turn timers are set beyond the run. The AI
-seats play at ``--ai``'s level (``/<game> new ai:``; default normal): ``strong`` searches in the
-bot's worker processes during each AI pause, whose CPU is measured too (``/proc``, Linux);
-``--burn`` makes each search spend its whole budget on the CPU (:mod:`benchmarks.burn`).
+seats play at ``--ai``'s level (``/<game> new ai:``; default normal).
 
 Every person behaves like a user: after an exponential think time (mean ``--think`` seconds)
 he clicks **Quick Select**, thinks again and clicks the move button it lit (a hand without Quick
@@ -72,20 +70,21 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.pop("DISCORD_TOKEN", None)
-os.environ["CHIEU_CONFIG"] = str(ROOT / "tests" / "empty_config.toml")
+os.environ["CHIEU_CONFIG"] = str(ROOT / "tests" / "support" / "empty_config.toml")
 
-import tests.conftest  # noqa: E402,F401  (the 1 ms SimCord idle patch)
+from tests.support.simcord_speed import shorten_settle_idle  # noqa: E402
+
+shorten_settle_idle()
 from simcord import Env  # noqa: E402
 from simcord.http import router  # noqa: E402
 
-from benchmarks.burn import burning_pool  # noqa: E402
 from benchmarks.load_figures import Figures, merge, percentile, split_tables  # noqa: E402
 from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_per_token, upload_size  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from bot.backends import is_postgres  # noqa: E402
 from bot.config import load  # noqa: E402
-from bot.tables.thinking import LEVELS  # noqa: E402
-from tests.simhelpers import Players, buttons, dm, emit_component, play_channel, warm_every_deck  # noqa: E402
+from bot.ai.levels import LEVELS  # noqa: E402
+from tests.support.simhelpers import Players, buttons, dm, emit_component, play_channel, warm_every_deck  # noqa: E402
 
 GAMES = ("phom", "chan", "tusac", "chinchon", "concan")
 # Buttons that prepare a move or change the view, never a move themselves.
@@ -394,8 +393,6 @@ async def main(args) -> None:
         warm_every_deck()  # (the bot's own warm-up must not overrun SimCord's attach on a busy machine)
         keep_ids_apart(env, args.child)
         await env.start()
-        if args.burn:
-            bot.tables.thinking.executor_factory = burning_pool
         adopt_only_tables_of_this_world(bot)
         rest = RestCounter(bot)
         rest.install()
@@ -441,8 +438,6 @@ async def main(args) -> None:
             errors_before = len(env.errors)
             rest.counting = True
             profiler = cProfile.Profile() if args.profile else None
-            pool0 = pool_cpu(bot)
-            searches0, fallbacks0 = bot.tables.thinking.searches, bot.tables.thinking.fallbacks
             cpu0, wall0 = time.process_time(), time.perf_counter()
             until = wall0 + args.seconds
             print(f"measuring for {args.seconds:.0f} s…", file=sys.stderr)
@@ -453,10 +448,6 @@ async def main(args) -> None:
                 profiler.disable()
                 profiler.dump_stats(args.profile)
             cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-            pool = pool_cpu(bot)
-            workers_cpu = sum(spent - pool0.get(pid, 0.0) for pid, spent in pool.items())
-            searches = bot.tables.thinking.searches - searches0
-            fallbacks = bot.tables.thinking.fallbacks - fallbacks0
             rest.counting = False
             stop.set()
             await ticking
@@ -478,7 +469,7 @@ async def main(args) -> None:
                 gc_pauses=gc_pauses.pauses, settled=await settled_count(bot) - settled_before,
                 stuck=stuck, unsettled=unsettled, drain_seconds=drain_seconds, playing_on=playing_on, scrapes=scrapes,
                 errors=[describe(error) for error in env.errors[errors_before:]],
-                ai=args.ai, pool_cpu=[workers_cpu], searches=searches, fallbacks=fallbacks)
+                ai=args.ai)
             if args.raw_out:
                 Path(args.raw_out).write_text(figures.to_json())
             else:
@@ -518,20 +509,6 @@ async def scrape_every(port: int, seconds: float, stop: asyncio.Event) -> int:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), seconds)
     return scrapes
-
-
-def pool_cpu(bot) -> dict[int, float]:
-    """CPU seconds (user + system) each of the strong AI's worker processes has spent so far,
-    by process id (none before the pool starts), from /proc."""
-    executor = bot.tables.thinking._executor
-    spent = {}
-    for pid in list(getattr(executor, "_processes", None) or {}):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        spent[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-    return spent
 
 
 def describe(error: BaseException) -> str:
@@ -602,7 +579,7 @@ async def start_child(args, database: str, child: int, tables: int, output: Path
                "--child", child, "--raw-out", output]
     if args.ai_delay is not None:
         options += ["--ai-delay", args.ai_delay]
-    options += ["--ai", args.ai] + (["--burn"] if args.burn else [])
+    options += ["--ai", args.ai]
     if args.profile:
         options += ["--profile", f"{args.profile}.{child}"]
     if args.text_only:
@@ -630,7 +607,7 @@ async def database_for(choice: str | None, tmp: Path):
     if choice != "postgres":
         yield choice or str(tmp / "load.sqlite3")
         return
-    from tests.databases import PostgresServer, postgres_bindir
+    from tests.support.databases import PostgresServer, postgres_bindir
 
     bindir = postgres_bindir()
     if bindir is None:
@@ -730,13 +707,6 @@ def report(args, figures: Figures) -> None:
                   f"total {sum(pauses) * 1000:.0f} ms")
     print(f"{cpu_spent(figures)}, {sum(figures.cpu) / max(sum(clicks.values()), 1) * 1000:.1f} ms per click"
           + (f"; metrics on, scraped {figures.scrapes} times" if args.metrics else "; metrics off"))
-    if figures.ai == "strong":
-        pool = sum(figures.pool_cpu)
-        print(f"strong AI{' (each search burning its budget)' if args.burn else ''}: "
-              f"{figures.searches} searches ({figures.searches / wall:.1f}/s), "
-              f"{figures.fallbacks} gave way to normal; its worker processes' CPU {pool:.1f} s "
-              f"({pool / wall * 100:.0f}% of one core); bot and workers together "
-              f"{(sum(figures.cpu) + pool) / wall * 100:.0f}% of one core")
     print("routes: calls per human move · per table-minute · KB per human move  (G: globally limited, "
           "I: interaction)")
     for name, count in figures.calls.most_common(12):
@@ -778,8 +748,6 @@ def parse_arguments(argv=None):
     parser.add_argument("--ai-delay", type=float, default=None,
                         help="the AI's pause before a move, seconds (default: the config's, 1 s)")
     parser.add_argument("--ai", choices=LEVELS, default="normal", help="the AI seats' level (default normal)")
-    parser.add_argument("--burn", action="store_true",
-                        help="with --ai strong: each search spends its whole budget on the CPU")
     parser.add_argument("--think", type=float, default=5.0, help="mean think time before a click, seconds")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)

@@ -42,12 +42,7 @@ class Figures:
     playing_on: int  # tables where only AI seats still played after the drain
     errors: list[str]  # "Type: first line" of each error SimCord recorded
     scrapes: int = 0  # of /metrics and /healthz, with --metrics
-    # the AI seats' level, and with strong: the worker processes' CPU over the window (one
-    # entry per bot process), the searches run and those that gave way to normal
-    ai: str = "normal"
-    pool_cpu: list[float] = dataclasses.field(default_factory=list)
-    searches: int = 0
-    fallbacks: int = 0
+    ai: str = "normal"  # the AI seats' level
 
     def to_json(self) -> str:
         # not dataclasses.asdict: it would rebuild each Counter from its items, counting them
@@ -119,9 +114,6 @@ def merge(parts: list[Figures]) -> Figures:
         errors=_joined(part.errors for part in parts),
         scrapes=sum(part.scrapes for part in parts),
         ai=first.ai,
-        pool_cpu=_joined(part.pool_cpu for part in parts),
-        searches=sum(part.searches for part in parts),
-        fallbacks=sum(part.fallbacks for part in parts),
     )
 
 

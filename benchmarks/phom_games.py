@@ -17,8 +17,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.games.phom import GAME  # noqa: E402
-from bot.games.phom_ai import choose  # noqa: E402
+from bot.games.phom.game import GAME  # noqa: E402
+from bot.games.phom.ai import choose  # noqa: E402
 
 
 def play(players: int, seed: int, ai_seats: set[int], stats: dict[str, float]) -> object:

@@ -27,7 +27,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from PIL import Image, ImageDraw  # noqa: E402
 
-from bot.tables.adapter import Settlement  # noqa: E402
 from bot.tables.model import Seat, Table  # noqa: E402
 from rendering import encode, get_deck, warm_sprites  # noqa: E402
 from rendering.fonts import font  # noqa: E402
@@ -38,6 +37,20 @@ from cogs.chinchon import ChinchonUI  # noqa: E402
 from cogs.concan import ConcanUI  # noqa: E402
 from cogs.phom import PhomUI  # noqa: E402
 from cogs.tusac import TuSacUI  # noqa: E402
+
+try:  # (and as the code of before bot/ai and bot/ledger did, for a sheet of how the pictures were)
+    from bot.ai.levels import normal
+    from bot.ledger import settlement
+
+    def ai_move(ui, state, seat: int) -> str:
+        return normal(state.name, state.view(seat))
+except ImportError:  # pragma: no cover
+    from bot.tables.adapter import Settlement
+
+    def ai_move(ui, state, seat: int) -> str:
+        return ui.ai_action(state, seat)
+
+    settlement = Settlement.of
 
 UIS = {"phom": PhomUI, "chan": ChanUI, "tusac": TuSacUI, "chinchon": ChinchonUI, "concan": ConcanUI}
 OPTIONS = {"chinchon": {"target": 30}, "concan": {"rounds": 3}, "phom": {"send": True}}
@@ -67,7 +80,7 @@ def game_pictures(game: str, players: int, seed: int):
         rounds_seen = done
         views.append(view)
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat))
+        state.apply(seat, ai_move(ui, state, seat))
         moves += 1
     final = state.view(None)
     early = views[min(len(views) - 1, 3 * players + 1)]
@@ -79,7 +92,7 @@ def game_pictures(game: str, players: int, seed: int):
         last = len(final["round_results"]) - 1
         yield "round", lambda: rows_image(ui.round_rows(final, raw, last),
                                           title=f"{ui.game.title} · table #42 · round {last + 1}", deck=ui.deck)
-    paid = Settlement.of(state.outcome(), stake=1)
+    paid = settlement(state.outcome(), stake=1)
     yield "result", lambda: rows_image(ui.result_rows(final, raw, paid),
                                        title=f"{ui.game.title} · table #42 · game 1", deck=ui.deck)
 

@@ -3,7 +3,7 @@
     python benchmarks/render_hand.py [--n 200]
 
 Then the largest hand of each game (the widest of the hands its cog shows in seeded AI
-games, :func:`tests.hands.largest_hands`, with its real caption and marks), rendered ``--n``
+games, :func:`tests.support.hands.largest_hands`, with its real caption and marks), rendered ``--n``
 times each: each line gives the picture's width×height in px, how tall a card's Chinese
 character is once the picture is shown 400 px wide (Chắn, Tứ Sắc), and the upload's size
 in KB next to the time.
@@ -70,7 +70,7 @@ def main() -> None:
     print(f"10-card hand, {args.n} renders: {hand_line}")
     from rendering.fonts import cjk_font
     from rendering.sprites import SCALE
-    from tests.hands import GAMES, largest_hands, ui_of
+    from tests.support.hands import GAMES, largest_hands, ui_of
 
     for game in GAMES:
         deck = ui_of(game).deck

@@ -20,8 +20,8 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot.games.tusac import GAME  # noqa: E402
-from bot.games.tusac_ai import choose  # noqa: E402
+from bot.games.tusac.game import GAME  # noqa: E402
+from bot.games.tusac.ai import choose  # noqa: E402
 
 AI_SEATS = {"random": lambda seat: False, "ai": lambda seat: True, "ai-vs-rnd": lambda seat: seat % 2 == 0}
 

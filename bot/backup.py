@@ -5,7 +5,7 @@ database as it was at one commit, even if the bot commits moves meanwhile (WAL l
 while the copy reads). The copy is written beside PATH and renamed over it only once it is
 whole and passes SQLite's integrity check: an interrupted backup never leaves a half file
 under the backup's name. The copy is one self-contained file (rollback journal, no ``-wal``),
-ready to be put in place of the database to restore it (see README, "Backups").
+ready to be put in place of the database to restore it (see docs/operating.md, "Backups").
 
 PostgreSQL has its own tool for this: ``pg_dump`` (the message says how).
 """
@@ -25,7 +25,7 @@ The database is PostgreSQL: back it up with PostgreSQL's own tool, while the bot
     pg_dump --format=custom --file=chieu.dump "{url}"
 and restore into an empty database (bots stopped) with:
     pg_restore --no-owner --dbname="postgresql://..." chieu.dump
-See README.md, "Backups"."""
+See docs/operating.md, "Backups"."""
 
 
 class BackupError(RuntimeError):

@@ -8,6 +8,7 @@ likewise for a database URL that holds a password).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -17,6 +18,18 @@ from typing import Any
 from .backends import is_postgres
 
 DEFAULT_PATH = Path("config.toml")
+
+log = logging.getLogger(__name__)
+
+#: keys a config file may still hold from an older version, each with why it is gone: the bot
+#: warns that they are no longer used and starts (they set the strong AI, removed in issue #37)
+REMOVED_KEYS = {
+    "ai_workers": "the strong AI's worker processes are gone",
+    "ai_strong_budget_ms": "the strong AI is gone",
+    "ai_strong_iterations": "the strong AI is gone",
+}
+#: AI levels a config file may still name, and the level that now plays in their place
+RETIRED_AI_LEVELS = {"strong": "normal"}
 
 
 @dataclass(frozen=True)
@@ -42,16 +55,8 @@ class Config:
     # channel and no DMs, runs so.
     hands_by_dm: bool = True
     # The AI level of a new table when neither /<game> new nor the server says: "easy" (the
-    # plain rule player), "normal" (each game's AI) or "strong" (a search, bot/tables/thinking.py).
+    # plain rule player) or "normal" (each game's AI, bot/ai/levels.py).
     ai_level: str = "normal"
-    # The strong AI thinks in this many worker processes (unset: one fewer than the cores, at
-    # least one), during the AI's pause, for this many milliseconds a move at most: the budget
-    # shrinks when the workers are busy, so that every move still lands at the end of its pause.
-    ai_workers: int | None = None
-    ai_strong_budget_ms: float = 300.0
-    # Tests and benchmarks: a search bounded by work (this many iterations) instead of time,
-    # so that a seeded move is the same on every machine.
-    ai_strong_iterations: int | None = None
     # Consecutive turn timeouts after which a seat is marked away and played by the AI.
     away_after_timeouts: int = 2
     max_tables_per_channel: int = 5
@@ -112,6 +117,7 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
     if path is not None:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
+        data = _without_removed_keys(data, path)
         unknown = set(data) - _FIELDS
         if unknown:
             raise ValueError(f"unknown option(s) in {path}: {', '.join(sorted(unknown))}")
@@ -121,6 +127,10 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
     if os.environ.get("CHIEU_DATABASE"):  # a URL with a password stays out of the file, like the token
         values["database"] = os.environ["CHIEU_DATABASE"]
     values.update(overrides)
+    retired = values.get("ai_level")
+    if retired in RETIRED_AI_LEVELS:
+        values["ai_level"] = RETIRED_AI_LEVELS[retired]
+        log.warning("config: ai_level %r is no longer a level; it now means %r", retired, values["ai_level"])
     config = Config(**values)
     if config.rest_calls_per_second <= 0 or config.table_edit_seconds < 0:
         raise ValueError("rest_calls_per_second must be positive and table_edit_seconds not negative")
@@ -140,14 +150,18 @@ def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config
         raise ValueError("health_retry_seconds must be positive")
     if not 1 <= config.lease_seconds <= 3600:
         raise ValueError("lease_seconds must be between 1 and 3600")
-    if config.ai_level not in {"easy", "normal", "strong"}:
-        raise ValueError("ai_level must be 'easy', 'normal' or 'strong'")
-    if config.ai_workers is not None and config.ai_workers < 1:
-        raise ValueError("ai_workers must be at least 1")
-    if not 0 < config.ai_strong_budget_ms <= 10_000:
-        raise ValueError("ai_strong_budget_ms must be between 0 and 10000")
+    if config.ai_level not in {"easy", "normal"}:
+        raise ValueError("ai_level must be 'easy' or 'normal'")
     if config.sync_commands not in {"auto", "always", "never"}:
         raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
     if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:
         raise ValueError("turn seconds must satisfy 1 ≤ min_turn_seconds ≤ default_turn_seconds ≤ max_turn_seconds")
     return config
+
+
+def _without_removed_keys(data: dict[str, Any], path: str | os.PathLike[str]) -> dict[str, Any]:
+    """``data`` less the keys of :data:`REMOVED_KEYS`, each one found logged as a warning (an
+    older config file still starts the bot)."""
+    for key in sorted(set(data) & set(REMOVED_KEYS)):
+        log.warning("config: %s in %s is no longer used (%s); remove it", key, path, REMOVED_KEYS[key])
+    return {key: value for key, value in data.items() if key not in REMOVED_KEYS}

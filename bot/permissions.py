@@ -1,5 +1,5 @@
 """Who may do more than play: every permission check of the bot is made here, so that what a
-server admin may do is decided in one place (README, "Who may do what").
+server admin may do is decided in one place (docs/playing.md, "Who may do what").
 
 - A **server admin** has Manage Server (or Administrator, which implies it) where he clicked.
   Discord itself keeps ``/admin`` from everyone else (``default_member_permissions``), and a

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.games import chan, chan_ai
+from bot.games.chan import game as chan
+from bot.games.chan import ai as chan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.tosom import RANKS, cjk_name, is_ca, sort_cards, vi_name
 from bot.i18n import C_, N_, _, ngettext, number
@@ -93,9 +94,6 @@ class ChanUI(CopyTokensUI):
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
         return {"chiu": table_options.get("chiu") or "auto", "previous_winner": previous_winner}
-
-    def ai_action(self, state, seat: int) -> str:
-        return chan_ai.choose(state.view(seat))
 
     def quick_select(self, state, seat: int) -> list[str]:
         return last_copies(state.hands[seat], [card_of(t) for t in chan_ai.quick_select(state.view(seat))])

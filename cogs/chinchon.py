@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import copy
 
-from bot.games import chinchon, chinchon_ai
+from bot.games.chinchon import game as chinchon
+from bot.games.chinchon import ai as chinchon_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.i18n import C_, N_, _, ngettext, number
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
@@ -97,9 +98,6 @@ class ChinchonUI(CopyTokensUI):
 
     def decks_used(self) -> tuple[str, ...]:
         return ("french", "spanish")
-
-    def ai_action(self, state, seat: int) -> str:
-        return chinchon_ai.choose(state.view(seat))
 
     def person_action(self, view: dict) -> str | None:
         # nobody spends chips on a buy-back without clicking

@@ -8,9 +8,10 @@ one card, what it stands for.
 
 from __future__ import annotations
 
-from bot.games import concan, concan_ai
+from bot.games.concan import game as concan
+from bot.games.concan import ai as concan_ai
 from bot.games.base import IllegalAction, card_of, tokens_for
-from bot.games.concan import JOKER, is_joker_token, token_identity
+from bot.games.concan.game import JOKER, is_joker_token, token_identity
 from bot.i18n import C_, N_, _, either, ngettext, number, pgettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
                                 SelectSpec, Settlement, cards, finished_round, finished_round_points, numbered)
@@ -66,9 +67,6 @@ class ConcanUI(CopyTokensUI):
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
         return {key: table_options[key] for key in ("rounds", "open_min") if key in table_options}
-
-    def ai_action(self, state, seat: int) -> str:
-        return concan_ai.choose(state.view(seat))
 
     def card_label(self, card: str) -> str:
         return card_label(card)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bot.games import phom, phom_ai
+from bot.games.phom import game as phom
+from bot.games.phom import ai as phom_ai
 from bot.games.base import IllegalAction
 from bot.games.french import sort_key
-from bot.games.phom_melds import points_after_sends, send_plan, send_targets
+from bot.games.phom.melds import points_after_sends, send_plan, send_targets
 from bot.i18n import C_, N_, _, ngettext, pgettext
 from bot.tables.adapter import (ButtonSpec, GameUI, HandImage, ResultRow, Selection, SelectOption, SelectSpec,
                                 Settlement, cards, numbered, chips)
@@ -36,9 +37,6 @@ class PhomUI(GameUI):
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
         return {"send": bool(table_options.get("send", False))}
-
-    def ai_action(self, state, seat: int) -> str:
-        return phom_ai.choose(state.view(seat))
 
     def quick_select(self, state, seat: int) -> list[str]:
         """The AI's move as a selection; a send also picks the phỏm it goes onto."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bot.games import tusac, tusac_ai
+from bot.games.tusac import game as tusac
+from bot.games.tusac import ai as tusac_ai
 from bot.games.base import Event, IllegalAction, card_of, tokens_for
-from bot.games.tusac import card_name, glyph
-from bot.games.tusac_sets import COLOURS, sort_cards
+from bot.games.tusac.game import card_name, glyph
+from bot.games.tusac.sets import COLOURS, sort_cards
 from bot.i18n import C_, N_, _, ngettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, SelectOption, SelectSpec,
                                 Settlement, cards, numbered, chips)
@@ -75,9 +76,6 @@ class TuSacUI(CopyTokensUI):
 
     def engine_options(self, table_options: dict, *, previous_winner: int | None = None) -> dict:
         return {"worst_card_penalty": bool(table_options.get("worst_card_penalty", True))}
-
-    def ai_action(self, state, seat: int) -> str:
-        return tusac_ai.choose(state.view(seat))
 
     def card_label(self, card: str) -> str:
         return card_label(card)

@@ -7,7 +7,7 @@ seat boxes. So each deck gets one palette of :data:`PALETTE_COLOURS` colours, ch
 the deck in a hand, a table and a result picture), and every picture is mapped to it without
 dithering (about 0.6 ms for a big table) and written as an 8-bit palette PNG at zlib level
 :data:`COMPRESS_LEVEL`: 25 to 30 % of the RGB PNG's size, tables and hands alike, and on
-average a level or so in 256 from the RGB drawing (``tests/uploads.py`` holds the bounds).
+average a level or so in 256 from the RGB drawing (``tests/support/uploads.py`` holds the bounds).
 
 The sample sheet is drawn with the layouts, which sit above this module (they encode their
 pictures here), so it is made in :mod:`rendering.palette_sample` and handed in by the

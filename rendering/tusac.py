@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.games.tusac_sets import CODES, glyph
+from bot.games.tusac.sets import CODES, glyph
 
 from .fonts import FONT_LOCK, cjk_font
 from .sprites import SCALE, Deck, register_deck

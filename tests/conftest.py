@@ -10,14 +10,15 @@ import pytest_asyncio
 
 from bot.app import create_bot
 from bot.config import load
-from tests.simclock import long_timers_virtual
-from tests.simhelpers import seed_deals, warm_every_deck
-from tests.databases import backend, database, postgres_server  # noqa: F401 (fixtures)
+from tests.support.simclock import long_timers_virtual
+from tests.support.simcord_speed import shorten_settle_idle
+from tests.support.simhelpers import seed_deals, warm_every_deck
+from tests.support.databases import backend, database, postgres_server  # noqa: F401 (fixtures)
 
 # Tests never read a developer's config.toml or token.
 os.environ.pop("DISCORD_TOKEN", None)
 os.environ.pop("CHIEU_DATABASE", None)
-_EMPTY_CONFIG = Path(__file__).with_name("empty_config.toml")
+_EMPTY_CONFIG = Path(__file__).parent / "support" / "empty_config.toml"
 os.environ["CHIEU_CONFIG"] = str(_EMPTY_CONFIG)
 
 # CI explores the same examples on every run (a red CI must mean a change broke something);
@@ -28,18 +29,7 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-# SimCord 3.2.1 idles 50 ms after edits, defers and ephemeral replies; 1 ms gives the same
-# results about 25x faster (see shared notes). CHIEU_SIM_REAL_IDLE=1 turns the patch off.
-if os.environ.get("CHIEU_SIM_REAL_IDLE") != "1":
-    from simcord.env import Env
-
-    _settle = Env._settle_internal
-
-    async def _fast_settle(self, *, timeout=None, idle=0.05, dispatch=None, _deadline=None):
-        return await _settle(self, timeout=timeout, idle=min(idle, 0.001), dispatch=dispatch, _deadline=_deadline)
-
-    Env._settle_internal = _fast_settle
-
+shorten_settle_idle()
 long_timers_virtual()
 
 

@@ -8,7 +8,7 @@ Modelled on OpenSpiel's state/action API:
 - ``state.apply(seat, action)``    returns ``list[Event]`` or raises ``IllegalAction``
 - ``state.view(seat)``             JSON-able dict of what that seat may know (``None``: spectator)
 - ``state.is_over`` / ``state.outcome()``
-- ``state.record()`` / ``game.replay(record)``  (record format: shared/rules/notation.md)
+- ``state.record()`` / ``game.replay(record)``  (record format: docs/rules/notation.md)
 
 Matches of several rounds (Chinchón, Concan; notation.md, "Matches of several rounds") are one
 state from the first deal to the match winner. Their :class:`Game` has ``multi_round=True``;
@@ -16,7 +16,7 @@ state from the first deal to the match winner. Their :class:`Game` has ``multi_r
 ``"decks"`` and ``"seed"`` instead of ``"deck"``. Such states also expose, on the state and in
 every view, ``round`` (1-based), ``totals``, ``round_results`` and ``in_match``.
 
-Actions and cards use the notation of ``shared/rules/notation.md``.
+Actions and cards use the notation of ``docs/rules/notation.md``.
 
 Languages (bot/i18n.py): an ``IllegalAction`` message is built with ``_()``/``ngettext()``
 when it is raised (the framework calls the engine in the player's language), one sentence per
@@ -37,7 +37,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequenc
 
 from babel.lists import format_list
 
-from ..i18n import _, current
+from bot.i18n import _, current
 
 
 class IllegalAction(ValueError):
@@ -244,7 +244,7 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
 
 def make_record(game: str, players: int, options: dict[str, Any], deck: Sequence[str],
                 actions: Sequence[Sequence[Any]]) -> dict[str, Any]:
-    """A game record (shared/rules/notation.md): enough to replay the game exactly."""
+    """A game record (docs/rules/notation.md): enough to replay the game exactly."""
     return {"game": game, "version": 1, "options": {"players": players, **options}, "deck": list(deck),
             "actions": [[seat, action] for seat, action in actions]}
 

@@ -1,6 +1,6 @@
 """French 52-card pack helpers (Phỏm, Concan, Chinchón).
 
-Card codes follow shared/rules/notation.md: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` plus suit
+Card codes follow docs/rules/notation.md: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` plus suit
 ``S H D C`` (♠ ♥ ♦ ♣), e.g. ``AS``, ``TD``, ``KC``; ``10`` is accepted for ``T``; the joker
 is ``JK`` (only where a game allows it).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .base import NotACard
+from bot.games.base import NotACard
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"

@@ -1,4 +1,4 @@
-"""Tổ Tôm pack helpers, Chắn subset (100 cards) — notation in shared/rules/notation.md.
+"""Tổ Tôm pack helpers, Chắn subset (100 cards) — notation in docs/rules/notation.md.
 
 Codes: rank ``2``–``9`` + suit ``V`` (Vạn 萬), ``W`` (Văn 文), ``S`` (Sách 索); Chi chi ``CC``.
 Four identical copies of each of the 25 kinds. ``"2Vx2"`` is accepted for ``"2V 2V"``.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .base import NotACard
+from bot.games.base import NotACard
 
 RANKS = "23456789"
 SUITS = "VWS"

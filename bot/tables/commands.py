@@ -19,7 +19,7 @@ from bot import i18n
 from bot.i18n import C_, N_
 
 from .adapter import GameUI
-from .thinking import LEVELS
+from bot.ai.levels import LEVELS
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -70,11 +70,10 @@ LANGUAGE = LobbyOption("language", N_("The language of the lobby and table messa
                        choice_names=tuple(i18n.LANGUAGES.items()))
 
 
-#: how well the AI seats play (:mod:`bot.tables.thinking`); the server's default, else the config's
+#: how well the AI seats play (:mod:`bot.ai.levels`); the server's default, else the config's
 AI_LEVEL = LobbyOption("ai", N_("How well the AI seats play (default: the server's, else normal)"),
                        choices=LEVELS, label=N_("AI"),
-                       choice_names=(("easy", C_("choice", "easy")), ("normal", C_("choice", "normal")),
-                                     ("strong", C_("choice", "strong"))))
+                       choice_names=(("easy", C_("choice", "easy")), ("normal", C_("choice", "normal"))))
 
 
 def common_options(ui: GameUI, config: "Config") -> list[LobbyOption]:

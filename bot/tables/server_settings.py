@@ -11,7 +11,8 @@ only what the server's admins set: whatever they did not set is the config's. Th
   game added to the bot later is allowed until the admins say otherwise)
 - ``threads``: False when tables play in the channel itself rather than in a thread of their own
 - ``gm_role``: the id of the game-master role (:mod:`bot.permissions`)
-- ``ai_level``: how well a new table's AI seats play (``easy``, ``normal``, ``strong``)
+- ``ai_level``: how well a new table's AI seats play (``easy``, ``normal``; a stored ``strong``,
+  a level removed since, is ``normal``)
 
 A table's own options still win over these, and the config's limits (seconds per move between
 ``min_turn_seconds`` and ``max_turn_seconds``, the stake up to ``MAX_STAKE``) hold for them too:
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import i18n
 from .commands import MAX_STAKE
-from .thinking import LEVELS
+from bot.ai.levels import known_level
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -69,5 +70,5 @@ def server_defaults(settings: dict[str, Any], config: "Config") -> ServerDefault
         disabled_games=frozenset(settings.get("disabled_games") or ()),
         threads=settings.get("threads") is not False,
         gm_role=settings.get("gm_role"),
-        ai_level=settings["ai_level"] if settings.get("ai_level") in LEVELS else config.ai_level,
+        ai_level=known_level(settings.get("ai_level")) or config.ai_level,
     )

@@ -1,11 +1,11 @@
 """What the arena (issue #28) changed in the AIs, each on a position where the old rule chose
-otherwise (measured in bot/games/phom_ai.py's and chinchon_ai.py's docstrings)."""
+otherwise (measured in docs/experiments.md)."""
 
 from __future__ import annotations
 
 from bot.games import REGISTRY
-from bot.games.chinchon_ai import choose as chinchon_choose
-from bot.games.phom_ai import choose as phom_choose
+from bot.games.chinchon.ai import choose as chinchon_choose
+from bot.games.phom.ai import choose as phom_choose
 
 
 def test_phom_ai_keeps_a_near_run_rather_than_fear_feeding_the_next_player():

@@ -5,16 +5,16 @@ its AI (``normal``) and of the plain player (``simple``)."""
 from __future__ import annotations
 
 import copy
-import importlib
 import random
 from collections import Counter
 
 import pytest
 
+from bot.ai.levels import NORMAL
 from bot.games import REGISTRY
-from bot.games.simple_ai import SIMPLE
+from bot.ai.easy import SIMPLE
 from bot.games.tosom import sort_cards
-from bot.games.tusac_sets import khaps_of
+from bot.games.tusac.sets import khaps_of
 
 
 def _redeal(state, seat: int, rng: random.Random):
@@ -67,7 +67,7 @@ def _redeal(state, seat: int, rng: random.Random):
 
 @pytest.mark.parametrize("game", sorted(REGISTRY))
 def test_a_choice_is_the_same_whatever_the_hidden_cards(game):
-    normal = importlib.import_module(f"bot.games.{game}_ai").choose
+    normal = NORMAL[game]
     simple = SIMPLE[game]
     rng = random.Random(28)
     positions = 0

@@ -1,4 +1,4 @@
-"""Chắn engine: worked examples and rules of shared/rules/chan.md, from fixed decks."""
+"""Chắn engine: worked examples and rules of docs/rules/chan.md, from fixed decks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from bot.games.base import IllegalAction
-from bot.games.chan import GAME, count, is_red, is_win, partition, score_win, waits
+from bot.games.chan.game import GAME, count, is_red, is_win, partition, score_win, waits
 from bot.games.tosom import FULL_DECK, parse_cards
 
 # --------------------------------------------------------------------------------------------

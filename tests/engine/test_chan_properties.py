@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
-from bot.games.chan import GAME, PHRASES, count
+from bot.games.chan.game import GAME, PHRASES, count
 from bot.games.base import card_of
-from bot.games.chan_ai import choose, quick_select
+from bot.games.chan.ai import choose, quick_select
 from bot.games.tosom import FULL_DECK, KINDS
 
 MAX_STEPS = 1500  # at most 1 + 61 draws per game, each turn at most 4 actions

@@ -1,4 +1,4 @@
-"""Chinchón engine: worked examples and rules of shared/rules/chinchon.md, from fixed packs."""
+"""Chinchón engine: worked examples and rules of docs/rules/chinchon.md, from fixed packs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from bot.games import REGISTRY
 from bot.games.base import Event, IllegalAction, Phrase, reshuffle_rng
-from bot.games.chinchon import (GAME, PACKS, PHRASES, arrange, can_close, deadwood, get_pack, is_chinchon)
+from bot.games.chinchon.game import (GAME, PACKS, PHRASES, arrange, can_close, deadwood, get_pack, is_chinchon)
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -442,7 +442,7 @@ def test_pot_counts_buy_backs():
     state.apply(1, "buyback")
     assert state.totals == [2, 2] and state.pot == 3 and state.view(None)["pot"] == 3
     # play on to the end with whatever the seed deals
-    from bot.games.chinchon_ai import choose
+    from bot.games.chinchon.ai import choose
     while not state.is_over:
         seat = state.to_act[0]
         state.apply(seat, choose(state.view(seat)))
@@ -554,7 +554,7 @@ def test_lay_off_to_best_advantage_and_zero_not_minus_ten():
 
 
 def test_ai_takes_the_discard_only_when_it_melds():
-    from bot.games.chinchon_ai import choose
+    from bot.games.chinchon.ai import choose
 
     state = new({0: "3H 4H 9C 9D 2S KS QD", 1: JUNK2}, "5H")
     assert choose(state.view(0)) == "take"
@@ -563,7 +563,7 @@ def test_ai_takes_the_discard_only_when_it_melds():
 
 
 def test_ai_closes_or_waits_for_a_likely_minus_ten():
-    from bot.games.chinchon_ai import choose, quick_select
+    from bot.games.chinchon.ai import choose, quick_select
 
     def after_draw(live: str):
         state = new({0: CLOSER, 1: JUNK1}, "KC", "KD")
@@ -583,7 +583,7 @@ def test_ai_closes_or_waits_for_a_likely_minus_ten():
 
 
 def test_ai_buys_back_whenever_it_may():
-    from bot.games.chinchon_ai import choose
+    from bot.games.chinchon.ai import choose
 
     state = new({0: CLOSER, 1: JUNK1}, "KC", "QC", options={"target": 50})
     state.apply(0, "draw")
@@ -636,7 +636,7 @@ def test_two_jokers_with_one_card_do_not_close():
 
 
 def test_two_jokers_in_the_hand_shown_close_button_and_quick_select():
-    from bot.games.chinchon_ai import choose, quick_select
+    from bot.games.chinchon.ai import choose, quick_select
 
     state = new({0: "5H JK JK 9C 9D 9S 2C", 1: JUNK1, 2: JUNK2}, "KC", "KH")
     state.apply(0, "draw")
@@ -671,7 +671,7 @@ def test_a_joker_lays_off_only_onto_a_meld_without_one():
 
 def test_ai_only_match_makes_progress_with_close_limit_zero():
     # seed 810 used to loop from action ~442: two seats taking each other's discards for ever
-    from bot.games.chinchon_ai import choose
+    from bot.games.chinchon.ai import choose
 
     state = GAME.new(4, seed=810, options={"close_limit": 0, "deck": "spanish48", "target": 30})
     actions = 0
@@ -688,7 +688,7 @@ def test_ai_takes_only_to_progress(players, options):
     """What made the loop: a take whose discard gave the gain back (the next seat took that card,
     and so on). The AI never takes back a card it discarded this round (so a seat takes a card
     once a round at most), and a take of a card (not a joker) lowers its penalty or closes."""
-    from bot.games.chinchon_ai import choose
+    from bot.games.chinchon.ai import choose
 
     for seed in range(800, 803):
         state = GAME.new(players, seed=seed, options=options)

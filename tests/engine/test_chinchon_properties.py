@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
-from bot.games.chinchon import GAME, PACKS, PHRASES, arrange, can_close, deadwood, is_chinchon
-from bot.games.chinchon_ai import choose, quick_select
+from bot.games.chinchon.game import GAME, PACKS, PHRASES, arrange, can_close, deadwood, is_chinchon
+from bot.games.chinchon.ai import choose, quick_select
 
 MAX_STEPS = 6000  # a match of half-AI play: a few hundred actions; random discards make rounds long
 

@@ -1,4 +1,4 @@
-"""Concan engine: worked examples and rules of shared/rules/concan.md, from fixed packs."""
+"""Concan engine: worked examples and rules of docs/rules/concan.md, from fixed packs."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 
 from bot.games import REGISTRY
 from bot.games.base import Event, IllegalAction, Phrase, reshuffle_rng, round_rng
-from bot.games.concan import (GAME, MAX_RESHUFFLES, MAX_TURNS, PACK, PHRASES, TableMeld, best_melds, best_opening,
+from bot.games.concan.game import (GAME, MAX_RESHUFFLES, MAX_TURNS, PACK, PHRASES, TableMeld, best_melds, best_opening,
                               hand_penalty, meld_value, split_choices, split_opening)
-from bot.games.concan_ai import choose
-from bot.games.concan_melds import resolve_meld
+from bot.games.concan.ai import choose
+from bot.games.concan.melds import resolve_meld
 from bot.games.french import FULL_DECK, RANKS, parse_cards, sort_cards
 
 # --------------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
-from bot.games.concan import GAME, MAX_RESHUFFLES, MAX_TURNS, PACK, PHRASES, best_opening, split_opening
-from bot.games.concan_ai import choose, quick_select
+from bot.games.concan.game import GAME, MAX_RESHUFFLES, MAX_TURNS, PACK, PHRASES, best_opening, split_opening
+from bot.games.concan.ai import choose, quick_select
 from bot.games.french import FULL_DECK
 
 MAX_STEPS = 4000  # a 2-round set of mostly random play; AI sets take a few hundred steps

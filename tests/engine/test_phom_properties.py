@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK, sort_cards
 from bot.games.french import sort_key as french_key
-from bot.games.phom import GAME, PHRASES, arrange, best_points, find_phom, is_phom, is_u
-from bot.games import simple_ai
-from bot.games.phom_ai import choose, quick_select
-from bot.games.phom_melds import card_points
+from bot.games.phom.game import GAME, PHRASES, arrange, best_points, find_phom, is_phom, is_u
+from bot.ai import easy as simple_ai
+from bot.games.phom.ai import choose, quick_select
+from bot.games.phom.melds import card_points
 
 MAX_STEPS = 400  # a game has at most 1 + 15 draw turns + a few dozen eat turns, 3 actions each
 

@@ -1,4 +1,4 @@
-"""Every game ends: seeded AI-only matches of the five games (``bot/games/<game>_ai.choose`` at
+"""Every game ends: seeded AI-only matches of the five games (``bot/games/<game>/ai.py`` at
 every seat), with every lobby option at its extremes, end within a stated bound.
 
 The bound of a case is a number of actions per round × a number of rounds (a one-deal game
@@ -44,12 +44,12 @@ Concan with 20 rounds are the slow ones: three seeds each).
 
 from __future__ import annotations
 
-import importlib
 
 import pytest
 
+from bot.ai.levels import NORMAL
 from bot.games import REGISTRY
-from bot.games.concan import MAX_TURNS
+from bot.games.concan.game import MAX_TURNS
 from tests.engine.test_concan_properties import ACTIONS_PER_TURN as CONCAN_ACTIONS_PER_TURN
 
 
@@ -64,7 +64,7 @@ def tusac_stock(n: int) -> int:
 def play(game: str, players: int, options: dict, seed: int, per_round: int, max_rounds: int) -> int:
     """Play an AI-only match; fail when a round runs over ``per_round`` actions or the match
     over ``max_rounds`` rounds. Returns the number of actions."""
-    choose = importlib.import_module(f"bot.games.{game}_ai").choose
+    choose = NORMAL[game]
     state = REGISTRY[game].new(players, seed=seed, options=options)
     where = f"{game}, {players} seats, {options}, seed {seed}"
     actions = in_round = 0

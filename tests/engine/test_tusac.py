@@ -1,4 +1,4 @@
-"""Tứ Sắc engine: worked examples and rules of shared/rules/tusac.md, from fixed decks."""
+"""Tứ Sắc engine: worked examples and rules of docs/rules/tusac.md, from fixed decks."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 
 from bot.games import REGISTRY
 from bot.games.base import Event, IllegalAction, Phrase
-from bot.games.tusac import GAME, PHRASES, hand_value, payment, trash_cards, trash_count
-from bot.games.tusac_sets import FULL_PACK, counts_of, melds_with, outs, parse_cards, trash_after, worst_codes
-from tests.tusac_decks import build_deck
+from bot.games.tusac.game import GAME, PHRASES, hand_value, payment, trash_cards, trash_count
+from bot.games.tusac.sets import FULL_PACK, counts_of, melds_with, outs, parse_cards, trash_after, worst_codes
+from tests.support.tusac_decks import build_deck
 
 
 def new(hands: list[str], stock: str = "", players: int | None = None, **options):

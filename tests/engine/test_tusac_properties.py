@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import IllegalAction
-from bot.games.tusac import GAME, PHRASES, hand_value, trash_count
-from bot.games.tusac_ai import choose, quick_select
-from bot.games.tusac_sets import CODES, FULL_PACK
+from bot.games.tusac.game import GAME, PHRASES, hand_value, trash_count
+from bot.games.tusac.ai import choose, quick_select
+from bot.games.tusac.sets import CODES, FULL_PACK
 
 MAX_STEPS = 600  # 71 draws at most, each with a pass, plus eats and discards
 

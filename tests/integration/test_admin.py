@@ -8,7 +8,7 @@ import discord
 import pytest
 from simcord import SetupError
 
-from tests.simhelpers import Players
+from tests.support.simhelpers import Players
 
 
 def admin_command(env) -> dict:

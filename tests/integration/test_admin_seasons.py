@@ -11,9 +11,9 @@ from itertools import count
 import pytest
 
 from bot import ledger, seasons
-from tests.databases import both_backends
+from tests.support.databases import both_backends
 from tests.integration.test_admin import admin_command
-from tests.simhelpers import Players, click_many, custom_id, settle, tampered_click
+from tests.support.simhelpers import Players, click_many, custom_id, settle, tampered_click
 
 
 @pytest.fixture

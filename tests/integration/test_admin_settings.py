@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from bot.config import load
 from bot.tables.server_settings import server_defaults
-from tests.databases import both_backends
+from tests.support.databases import both_backends
 from tests.integration.test_admin import admin_command
-from tests.simhelpers import Players, buttons, play_channel, table_of
+from tests.support.simhelpers import Players, buttons, play_channel, table_of
 
 
 def listed(answer) -> str:

@@ -14,7 +14,7 @@ from simcord.results import InteractionResult
 
 from bot import ledger
 from tests.integration.test_chinchon_game import round_one_pack, round_results
-from tests.simhelpers import (Players, adopt_in, attach_shard_process, buttons, click_many, dm, emit_component,
+from tests.support.simhelpers import (Players, adopt_in, attach_shard_process, buttons, click_many, dm, emit_component,
                               game_over, let_the_clock_play, play_channel, play_until_over, private_texts,
                               shard_guild_id, start_table, table_of)
 

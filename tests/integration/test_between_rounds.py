@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from tests.integration.test_chinchon_game import round_one_pack, round_results
-from tests.simhelpers import dm, enabled, fail_posts, hand_dms, play_channel, play_until_over, start_table, table_of
+from tests.support.simhelpers import dm, enabled, fail_posts, hand_dms, play_channel, play_until_over, start_table, table_of
 
 
 @pytest.fixture

@@ -9,11 +9,12 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.chan import GAME
+from bot.ai.levels import normal
+from bot.games.chan.game import GAME
 from bot.games.tosom import FULL_DECK, parse_cards
 from cogs.chan import ChanUI
-from tests.databases import both_backends
-from tests.simhelpers import (dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel, private_texts,
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               select_options, start_table, table_of)
 
 MOVES = ("Ù!", "Chíu", "Eat Chắn", "Eat Cạ", "Eat Cạ*", "Discard", "Draw", "Pass")  # tried after Quick Select
@@ -135,7 +136,7 @@ def test_quick_select_then_any_enabled_move_is_legal(players, seed, ask):
         sel = ui.select(view, selection, True)
         if sel is not None:
             assert len(sel.options) <= 25 and set(selection) <= {o.value for o in sel.options}
-        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else
+        state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.5 else
                     ui.action_for(rng.choice(moves).key, view, selection))
         steps += 1
         assert steps < 1500

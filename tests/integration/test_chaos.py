@@ -2,13 +2,13 @@
 of all five games under random Discord failures, a full disk, a database lock held past the
 bot's busy timeout (first seed only: it costs real seconds) and a restart; afterwards every game
 is settled exactly once, sums to zero, shows its result exactly once, and no table is stuck.
-See tests/chaos.py for the fault model and the invariants."""
+See tests/support/chaos.py for the fault model and the invariants."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.chaos import MENU, ChaosConfig, _kind, run_seed
+from tests.support.chaos import MENU, ChaosConfig, _kind, run_seed
 
 SEEDS = [(1, 6.0), (2, 0.0), (3, 0.0)]  # (seed, seconds the database lock is held)
 
@@ -34,7 +34,7 @@ def test_every_call_the_bot_makes_has_its_faults(method, path):
 def test_the_two_process_run_sees_a_call_after_a_takeover(tmp_path):
     """benchmarks/chaos.py --processes 2 checks that no process speaks for a table after another
     took its lease (answers to interactions excepted): its check on a made-up history."""
-    from tests.chaos_processes import Call, ProcessesChaos, Take
+    from tests.support.chaos_processes import Call, ProcessesChaos, Take
 
     chaos = ProcessesChaos(ChaosConfig(seed=1, processes=2), tmp_path, server=None, url="")
     chaos.takes = [Take(0, 0.0, "a", 1, None), Take(3, 70.0, "b", 1, "a"), Take(8, 200.0, "a", 1, "b")]

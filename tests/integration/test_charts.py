@@ -8,8 +8,8 @@ import io
 from PIL import Image
 
 from rendering.chart import WIDTH
-from tests.databases import both_backends
-from tests.simhelpers import Players, settle
+from tests.support.databases import both_backends
+from tests.support.simhelpers import Players, settle
 
 
 async def picture(message) -> Image.Image:

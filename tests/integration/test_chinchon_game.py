@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.games.chinchon import get_pack
-from tests.databases import both_backends
-from tests.simhelpers import (Players, buttons, dm, enabled, ledger_rows, play_channel, private_texts,
+from bot.games.chinchon.game import get_pack
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (Players, buttons, dm, enabled, ledger_rows, play_channel, private_texts,
                               start_table, table_of)
 
 # Round 1 at three seats (French pack + 2 jokers), dealt from seat 0: Lan holds nothing that
@@ -162,7 +162,7 @@ async def test_a_buy_back_not_answered_in_time_is_declined(simcord_env):
 
 
 def test_a_player_out_of_the_match_sees_the_table_without_buttons():
-    from bot.games.chinchon import GAME
+    from bot.games.chinchon.game import GAME
     from cogs.chinchon import ChinchonUI
 
     ui = ChinchonUI()

@@ -11,11 +11,12 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.ai.levels import normal
 from bot.games.base import IllegalAction
-from bot.games import concan
-from bot.games.concan import GAME, PACK
+from bot.games.concan import game as concan
+from bot.games.concan.game import GAME, PACK
 from cogs.concan import ConcanUI
-from tests.simhelpers import (buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
+from tests.support.simhelpers import (buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel, private_texts,
                               select_id, select_options, start_table, table_of)
 
 # Lan starts the round with 15 cards: two sets worth 60 and a club run she will lay with a joker.
@@ -224,7 +225,7 @@ def test_quick_select_then_any_enabled_move_is_accepted(players, seed):
                 trial.apply(seat, action)
             except IllegalAction as exc:
                 raise AssertionError(f"{spec.key}: {action} refused: {exc}") from None
-        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.6 else
+        state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.6 else
                     ui.action_for(rng.choice(moves).key, view, selection))
 
 
@@ -275,7 +276,7 @@ def check_shown(players, table, drawn) -> None:
 
 async def test_a_concan_table_seats_its_players_in_a_drawn_order(simcord_env):
     env = simcord_env
-    env.bot.tables.seating_random = random.Random(5)  # the draw, seeded: the same seatings every run
+    env.bot.tables.lobby.dealing.seating_random = random.Random(5)  # the draw, seeded: the same seatings every run
     starts = []
     for _ in range(4):
         players = await start_table(env, "concan", 2, 1, seating=None, rounds=1)
@@ -296,15 +297,15 @@ async def test_a_concan_table_seats_its_players_in_a_drawn_order(simcord_env):
 
 async def test_other_games_keep_the_lobbys_order(simcord_env):
     env = simcord_env
-    env.bot.tables.seating_random = CountingRandom(5)
+    env.bot.tables.lobby.dealing.seating_random = CountingRandom(5)
     await start_table(env, "chinchon", 2, 1, seating=None)
     assert [seat.name for seat in table_of(env).seats] == ["lan", "minh", "AI 1"]
-    assert env.bot.tables.seating_random.draws == 0
+    assert env.bot.tables.lobby.dealing.seating_random.draws == 0
 
 
 async def test_a_concan_rematch_draws_a_new_seating(simcord_env):
     env = simcord_env
-    source = env.bot.tables.seating_random = CountingRandom(3)
+    source = env.bot.tables.lobby.dealing.seating_random = CountingRandom(3)
     players = await start_table(env, "concan", 1, 2, seating=None, rounds=1, turn_seconds=30)
     (lan,) = players.members
     table = table_of(env)
@@ -330,7 +331,7 @@ async def test_a_concan_rematch_draws_a_new_seating(simcord_env):
 
 async def test_a_concan_seating_survives_a_restart(simcord_env, bot_factory):
     env = simcord_env
-    env.bot.tables.seating_random = random.Random(1)
+    env.bot.tables.lobby.dealing.seating_random = random.Random(1)
     players = await start_table(env, "concan", 2, 1, seating=None, rounds=2, turn_seconds=30)
     lan, minh = players.members
     table = table_of(env)

@@ -2,7 +2,7 @@
 comes back: the process cannot renew its leases, so it stops driving its tables (nothing of
 theirs is written or shown meanwhile); once the server is back it takes them again, rebuilt
 from the database, and every game goes on and ends, settled once and zero-sum, each move
-written once. The table services run without Discord (tests/stubdiscord.py)."""
+written once. The table services run without Discord (tests/support/stubdiscord.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from tests.databases import PostgresServer, required_bindir
-from tests.simhelpers import (Players, attach_shard_process, buttons, dm, play_channel, private_texts, shard_guild_id,
+from tests.support.databases import PostgresServer, required_bindir
+from tests.support.simhelpers import (Players, attach_shard_process, buttons, dm, play_channel, private_texts, shard_guild_id,
                               start_table, until)
-from tests.stubdiscord import close_service, headless_service, open_table, quiet_pictures
+from tests.support.stubdiscord import close_service, headless_service, open_table, quiet_pictures
 
 LEASE = 2.0
 
@@ -69,7 +69,7 @@ async def test_a_database_restart_mid_game_loses_no_table(monkeypatch):
             moves = [row["idx"] for row in await db.fetchall(
                 "SELECT idx FROM actions WHERE game_id = ? ORDER BY idx", (game["id"],))]
             assert moves == list(range(len(moves)))
-            state = await service.stored_state(game["id"])
+            state = await service.core.stored_state(game["id"])
             assert state.is_over, "the record replays to the end"
     finally:
         if service is not None:

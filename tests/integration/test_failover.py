@@ -1,4 +1,4 @@
-"""Failover with real processes: three bot processes (tests/failover_worker.py) share one
+"""Failover with real processes: three bot processes (tests/support/failover_worker.py) share one
 PostgreSQL database; the driver of some tables is SIGKILLed in mid-game, the driver of others
 is frozen (SIGSTOP) past its lease and then thawed. The tables are adopted within the lease
 and every game finishes exactly as its record says, settled once, zero-sum, with no move lost
@@ -9,7 +9,7 @@ What this covers: leases (take, renewal, expiry in the database's clock, fencing
 adoption by real separate processes (restore of one table: the game replayed from the record,
 its timers — AI delays, the pause between two rounds — resumed), settlement exactly once, and
 the outbox of the adopter showing the results. What it stubs: Discord's REST side
-(tests/stubdiscord.py; posts and edits succeed in memory) — nothing in failover depends on
+(tests/support/stubdiscord.py; posts and edits succeed in memory) — nothing in failover depends on
 Discord, and a process cannot share simcord's in-memory Discord with another; clicks and their
 routing between processes are tested with simcord (tests/integration/test_routing.py). The
 seats are AI (the games move on their own, with a short pause before each move).
@@ -30,8 +30,8 @@ from pathlib import Path
 
 from bot.config import load
 from bot.db import Database
-from tests.simhelpers import until
-from tests.stubdiscord import StubDiscord, game_uis
+from tests.support.simhelpers import until
+from tests.support.stubdiscord import StubDiscord, game_uis
 
 ROOT = Path(__file__).resolve().parents[2]
 LEASE = 2.0
@@ -43,9 +43,9 @@ class Worker:
         self.name = name
         self.events_path = folder / f"{name}.jsonl"
         self.log_path = folder / f"{name}.log"
-        command = [sys.executable, "-m", "tests.failover_worker", url, name, str(self.events_path),
+        command = [sys.executable, "-m", "tests.support.failover_worker", url, name, str(self.events_path),
                    "--lease", str(LEASE), "--ai-delay", "0.06", *[f"--open={o}" for o in opens], *extra]
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "CHIEU_CONFIG": str(ROOT / "tests" / "empty_config.toml")}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "CHIEU_CONFIG": str(ROOT / "tests" / "support" / "empty_config.toml")}
         self.log = open(self.log_path, "wb")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -233,7 +233,7 @@ async def _check_every_game(db: Database, events: dict[str, list[dict]], w2_tabl
         rows = await db.fetchall("SELECT chips FROM ledger WHERE game_id = ?", (game["id"],))
         assert len(rows) == len(json.loads(game["seats"])) and sum(r["chips"] for r in rows) == 0
         # the record replays to the outcome stored with the settlement
-        state = await service.stored_state(game["id"])
+        state = await service.core.stored_state(game["id"])
         assert state.is_over and json.loads(game["outcome"]) == json.loads(json.dumps(state.view(None)["outcome"]))
         idx = [r["idx"] for r in await db.fetchall("SELECT idx FROM actions WHERE game_id = ? ORDER BY idx",
                                                    (game["id"],))]

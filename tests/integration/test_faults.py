@@ -10,8 +10,8 @@ import sqlite3
 
 from bot import ledger
 from bot.games.french import FULL_DECK
-from tests.databases import both_backends
-from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, forged_select, game_over, ledger_rows,
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (Players, buttons, dm, enabled, fail_posts, forged_select, game_over, ledger_rows,
                               let_the_clock_play, play_channel, play_until_over, private_texts, select_id, start_table,
                               table_of)
 
@@ -79,7 +79,7 @@ async def test_a_result_whose_image_fails_is_posted_without_it(simcord_env, monk
     async def broken(*args, **kwargs):
         raise OSError("out of memory in the renderer")
 
-    monkeypatch.setattr("bot.tables.showing.render_rows_async", broken)
+    monkeypatch.setattr("bot.tables.results.render_rows_async", broken)
     players = await start_table(env, "phom", 1, 1)
     (lan,) = players.members
     await play_until_over(players, lan)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from bot import i18n
-from tests.simhelpers import (Players, buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel,
+from tests.support.simhelpers import (Players, buttons, dm, enabled, ledger_rows, let_the_clock_play, play_channel,
                               private_texts, quick_move, start_table, table_of)
 
 DISCORD_NAME = re.compile(r"^[-_\w]{1,32}$")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from simcord.backend.errors import OptionError
 
-from tests.simhelpers import Players, buttons, dm, enabled, play_channel, private_texts
+from tests.support.simhelpers import Players, buttons, dm, enabled, play_channel, private_texts
 
 
 async def open_table(players: Players, **options):

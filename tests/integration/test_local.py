@@ -12,9 +12,9 @@ import pytest
 
 from bot.config import load
 from bot.local import LocalOptions, LocalSession
-from tests.preview_client import PagePerson, PreviewRejected, buttons, controls, text
-from tests.simclock import real_time
-from tests.simhelpers import PHOM_MOVES, seed_deals
+from tests.support.preview_client import PagePerson, PreviewRejected, buttons, controls, text
+from tests.support.simclock import real_time
+from tests.support.simhelpers import PHOM_MOVES, seed_deals
 
 CHINCHON_MOVES = ("Draw", "Close", "Discard")
 

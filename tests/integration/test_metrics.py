@@ -9,8 +9,8 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.databases import both_backends
-from tests.simhelpers import dm, quick_move, start_table
+from tests.support.databases import both_backends
+from tests.support.simhelpers import dm, quick_move, start_table
 
 
 def free_port() -> int:

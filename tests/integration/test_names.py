@@ -9,8 +9,8 @@ import json
 import discord
 import pytest
 
-from tests.databases import both_backends
-from tests.simhelpers import Players, buttons, let_the_clock_play, play_channel, private_texts, table_of
+from tests.support.databases import both_backends
+from tests.support.simhelpers import Players, buttons, let_the_clock_play, play_channel, private_texts, table_of
 
 FAKE_LINE = "AI 1** · **+500 chips"
 FAKE_LINE_SHOWN = r"AI 1\*\* · \*\*+500 chips"
@@ -95,7 +95,7 @@ async def test_a_match_shows_names_literally_and_pictures_draw_them_as_they_are(
     lobby = players.channel.last_message
     assert lobby.embeds[0].fields[0].value == "\n".join(
         [f"{i + 1}. {names[name]}" for i, name in enumerate(raw)] + ["4. 🤖 AI 1 · normal"])  # (its level)
-    env.bot.tables.next_seating = [0, 1, 2, 3]  # the lobby's order (Concan draws one otherwise)
+    env.bot.tables.lobby.dealing.next_seating = [0, 1, 2, 3]  # the lobby's order (Concan draws one otherwise)
     await host.click(lobby, label="Start")
     table = table_of(env)
     assert [seat.name for seat in table.seats] == raw + ["AI 1"]

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from tests.simhelpers import dm, play_channel, quick_move, start_table, table_of, turn_notices
+from tests.support.simhelpers import dm, play_channel, quick_move, start_table, table_of, turn_notices
 
 
 async def test_a_player_not_looking_is_told_by_a_new_dm_and_a_clicking_one_is_not(simcord_env):
@@ -62,7 +62,7 @@ async def test_settings_notify_off_silences_and_mention_pings_in_the_thread(simc
 
 async def test_a_player_whose_dms_are_closed_is_mentioned_in_the_thread(simcord_env):
     env = simcord_env
-    from tests.simhelpers import Players, buttons
+    from tests.support.simhelpers import Players, buttons
 
     players = Players(env, 2)
     lan, minh = players.members
@@ -159,7 +159,7 @@ async def test_a_turn_notice_is_deleted_when_the_turn_passes_by_timeout(simcord_
 
 async def test_a_turn_notice_is_deleted_when_the_host_cancels_a_game_nobody_could_see(simcord_env):
     from tests.integration.test_outbox import open_in_channel
-    from tests.simhelpers import Players, enabled
+    from tests.support.simhelpers import Players, enabled
 
     env = simcord_env
     players = Players(env, 2)

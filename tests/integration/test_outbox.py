@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from tests.databases import both_backends
-from tests.simhelpers import (Players, buttons, dm, enabled, fail_posts, game_over, hand_dms, ledger_rows,
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (Players, buttons, dm, enabled, fail_posts, game_over, hand_dms, ledger_rows,
                               play_channel, play_until_over, private_texts, quick_move, start_table, table_of)
 
 NOT_SAVED = "could not be saved"

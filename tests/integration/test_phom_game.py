@@ -8,14 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.ai.levels import normal
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK
-from bot.games.phom import GAME, find_phom
+from bot.games.phom.game import GAME, find_phom
 from bot.tables.messages import chips
 from cogs.phom import PhomUI
 from tests.engine.test_phom import new, play_until_draws
-from tests.databases import both_backends
-from tests.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
+from tests.support.databases import both_backends
+from tests.support.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
                               let_the_clock_play, play_channel, private_texts, quick_move, start_table, table_of)
 
 
@@ -299,7 +300,7 @@ def test_quick_select_then_any_enabled_move_is_legal(players, seed):
             if spec.enabled and spec.key in ("draw", "show"):
                 assert ui.action_for(spec.key, view, []) in view["legal"]
         assert any(b.enabled and b.key == "show" for b in ui.buttons(view, [])) == (view["phase"] == "show")
-        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(view["legal"]))
+        state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.5 else rng.choice(view["legal"]))
         steps += 1
         assert steps < 400
 

@@ -14,8 +14,8 @@ import pytest
 
 from bot.backup import backup_database
 from bot.copy_database import copy_database
-from tests.databases import both_backends
-from tests.simhelpers import game_over, ledger_rows, start_table, table_of
+from tests.support.databases import both_backends
+from tests.support.simhelpers import game_over, ledger_rows, start_table, table_of
 
 # game -> (AI seats, lobby options): small matches for the games of several rounds
 GAMES = {

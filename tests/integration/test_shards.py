@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import load
-from tests.simhelpers import dm, enabled, quick_move, start_table, table_of
+from tests.support.simhelpers import dm, enabled, quick_move, start_table, table_of
 
 
 @pytest.fixture

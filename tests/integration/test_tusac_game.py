@@ -7,13 +7,14 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.ai.levels import normal
 from bot.games.base import Event
-from bot.games.tusac import GAME
-from bot.games.tusac_sets import trash_count
+from bot.games.tusac.game import GAME
+from bot.games.tusac.sets import trash_count
 from cogs.tusac import TuSacUI
-from tests.simhelpers import (buttons, dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel,
+from tests.support.simhelpers import (buttons, dm, enabled, game_over, ledger_rows, let_the_clock_play, play_channel,
                               private_texts, start_table, table_of)
-from tests.tusac_decks import build_deck
+from tests.support.tusac_decks import build_deck
 
 MOVES = ("Win!", "Eat", "Discard", "Discard!!!", "Draw", "Pass")  # tried in this order after Quick Select
 
@@ -179,7 +180,7 @@ def test_quick_select_then_any_enabled_move_is_legal(players, seed):
         for spec in moves:
             assert ui.action_for(spec.key, view, selection) in view["legal"], (spec.key, selection)
         first = next(b.key for b in ui.buttons(view, selection) if b.enabled and b.key not in ui.helper_keys)
-        assert ui.action_for(first, view, selection) == ui.ai_action(state, seat)
-        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(view["legal"]))
+        assert ui.action_for(first, view, selection) == normal(state.name, state.view(seat))
+        state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.5 else rng.choice(view["legal"]))
         steps += 1
         assert steps < 600

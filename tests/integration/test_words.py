@@ -7,7 +7,7 @@ import pytest
 
 from bot import i18n
 from bot.games.french import FULL_DECK
-from tests.simhelpers import Players, buttons, dm, enabled, private_texts, start_table, table_of
+from tests.support.simhelpers import Players, buttons, dm, enabled, private_texts, start_table, table_of
 
 
 @pytest.mark.parametrize("lang,name", [("es", "Español"), ("vi", "Tiếng Việt"), ("en", "English")])

@@ -13,7 +13,7 @@ from rendering.hand import hand_image
 from rendering.sprites import get_deck
 from rendering.table import rows_image
 from rendering.tusac import TuSacDeck
-from tests.uploads import MEAN_DIFFERENCE, RARE_DIFFERENCE, assert_close_upload, upload_difference
+from tests.support.uploads import MEAN_DIFFERENCE, RARE_DIFFERENCE, assert_close_upload, upload_difference
 
 
 def big_hand(deck: str) -> Image.Image:

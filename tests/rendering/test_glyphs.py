@@ -15,7 +15,7 @@ from rendering import fonts
 from rendering.fonts import FONT_LOCK, font, has_vietnamese, prepare_text
 from rendering.shapes import SUIT_CHARS
 from rendering.text import text_line
-from tests.rendering.games import CASES, pictures_of_a_game
+from tests.support.picture_games import CASES, pictures_of_a_game
 
 pytestmark = pytest.mark.skipif(not has_vietnamese(), reason="Noto Sans (rendering/assets/noto) missing")
 

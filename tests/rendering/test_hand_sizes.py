@@ -3,7 +3,7 @@
 characters of Chắn and Tứ Sắc cards at least 14 px tall once the picture is shown 400 px wide.
 
 The hands are the real ones: each cog's ``hand_image`` on seat views of seeded AI games
-(:mod:`tests.hands`), so every group shape the games produce is laid out.
+(:mod:`tests.support.hands`), so every group shape the games produce is laid out.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from rendering.fonts import FONT_LOCK, cjk_font
 from rendering.hand import HAND_THEME, hand_image, hand_plan
 from rendering.sprites import SCALE, get_deck
-from tests.hands import GAMES, largest_hands, shape, ui_of
+from tests.support.hands import GAMES, largest_hands, shape, ui_of
 
 #: The widest a hand picture may be, px; the layout aims at ~600.
 MAX_WIDTH = 640

@@ -22,9 +22,10 @@ from functools import lru_cache
 import pytest
 from PIL import Image
 
+from bot.ai.levels import normal
 from rendering import get_deck
 from rendering.table_picture import render_table_picture
-from tests.rendering.games import CASES, UIS, result_rows_of_a_game, seeded_pictures, table_of
+from tests.support.picture_games import CASES, UIS, result_rows_of_a_game, seeded_pictures, table_of
 
 SHOWN = 400
 
@@ -87,7 +88,7 @@ def mid_game_sizes(game: str) -> list[int]:
                 sizes.append(len(render_table_picture(ui.table_picture(state.view(None), table.picture_names(),
                                                                        table))))
             seat = state.to_act[0]
-            state.apply(seat, ui.ai_action(state, seat))
+            state.apply(seat, normal(state.name, state.view(seat)))
             move += 1
     return sizes
 

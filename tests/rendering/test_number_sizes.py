@@ -16,14 +16,14 @@ import pytest
 from PIL import Image
 
 import rendering.compose as compose
-from bot import i18n
-from bot.tables.adapter import Settlement
+from bot import i18n, ledger
+from bot.ai.levels import normal
 from rendering.landscape import PICTURE_THEME
 from rendering.table import rows_image
 from rendering.table_picture import picture_names, table_picture_image
 from rendering.text import measure
-from tests.rendering.drawn import Pasted, record
-from tests.rendering.games import NAMES, OPTIONS, UIS, table_of
+from tests.support.drawn import Pasted, record
+from tests.support.picture_games import NAMES, OPTIONS, UIS, table_of
 
 SHOWN_WIDTH = 400
 MIN_DIGIT_PX = 11
@@ -70,7 +70,7 @@ def played(game: str, players: int, seed: int = 3):
     state = ui.game.new(players, seed=seed, options=options)
     while not state.is_over:
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat))
+        state.apply(seat, normal(state.name, state.view(seat)))
     return ui, state
 
 
@@ -84,7 +84,7 @@ def pictures(game: str, players: int, pasted: list[Pasted]):
         image = rows_image(ui.round_rows(view, names, index), title=title, deck=ui.deck)
         yield f"round {index + 1}", image, list(pasted)
     pasted.clear()
-    paid = Settlement.of(state.outcome(), stake=10)
+    paid = ledger.settlement(state.outcome(), stake=10)
     image = rows_image(ui.result_rows(view, names, paid), title=f"{ui.game.title} · table #42 · game 1", deck=ui.deck)
     yield "result", image, list(pasted)
 
@@ -133,7 +133,7 @@ def table_views(game: str, players: int, seed: int = 5):
             break
         views.append(state.view(None))
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(state.legal_actions(seat)))
+        state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.5 else rng.choice(state.legal_actions(seat)))
     assert state.is_over
     return ui, [("early", views[2]), ("middle", views[len(views) // 2]), ("late", views[-1])]
 

@@ -18,7 +18,7 @@ from rendering.fonts import has_vietnamese, strip_diacritics
 from rendering.hand import HAND_THEME, hand_image, hand_plan
 from rendering.sprites import get_deck
 from rendering.text import text_line
-from tests.uploads import assert_close_upload
+from tests.support.uploads import assert_close_upload
 
 HAND = [["3H", "4H", "5H"], ["7C", "7D", "7S"], ["2S", "KD", "AC", "TD"]]
 DECK = get_deck("french")

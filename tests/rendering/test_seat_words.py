@@ -10,8 +10,8 @@ import pytest
 
 from bot import i18n
 from rendering import get_deck
-from tests.rendering.drawn import record
-from tests.rendering.games import CASES, UIS, seeded_pictures
+from tests.support.drawn import record
+from tests.support.picture_games import CASES, UIS, seeded_pictures
 
 
 def overlap(a: tuple, b: tuple) -> bool:

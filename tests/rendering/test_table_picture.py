@@ -18,7 +18,7 @@ from rendering.layout import ACTIVE, Header, Style
 from rendering.table_picture import (Group, Pile, Row, SeatBox, Section, TablePicture, glyphs_used, picture_names,
                                      printable, render_table_picture, seat_panel, shadowed_sprite,
                                      table_picture_image)
-from tests.uploads import assert_close_upload
+from tests.support.uploads import assert_close_upload
 
 
 def picture(seats: int = 4, melds: int = 6, active: int = 1) -> TablePicture:

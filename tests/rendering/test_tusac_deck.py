@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.games.tusac_sets import CODES, glyph
+from bot.games.tusac.sets import CODES, glyph
 from rendering import BACK, card_sprite, get_deck, render_hand
 from rendering.table import render_rows
 from rendering.tusac import TINTS

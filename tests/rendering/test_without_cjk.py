@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WITHOUT_CJK = """
 from rendering import fonts, render_hand
 from rendering.fonts import has_glyph
-from tests.rendering.games import NAMES, pictures_of_a_game, table_of
+from tests.support.picture_games import NAMES, pictures_of_a_game, table_of
 
 assert not fonts.has_cjk() and not any("CJK-VF" in p.name for p in fonts.CHAIN), fonts.chain_names()
 assert not has_glyph("李") and has_glyph("萬") and has_glyph("🌸") and has_glyph("م")

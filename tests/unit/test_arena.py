@@ -1,4 +1,4 @@
-"""The arena (bot/games/arena.py): the Wilson interval, duplicate deals, a deterministic run,
+"""The arena (benchmarks/ai/arena.py): the Wilson interval, duplicate deals, a deterministic run,
 and plain players that always play legally."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import random
 import pytest
 
 from bot.games import REGISTRY
-from bot.games.arena import lineups, play, play_deal, policy, tally, wilson
-from bot.games.simple_ai import SIMPLE
+from benchmarks.ai.arena import lineups, play, play_deal, policy, tally, wilson
+from bot.ai.easy import SIMPLE
 
 
 def test_wilson_interval():

@@ -67,3 +67,22 @@ def test_a_process_running_some_shards_spends_their_share_of_the_rest_budget():
     assert load(shard_count=4, shard_ids=[0, 1, 2, 3]).rest_calls_here == 40
     assert load(shard_count=4, shard_ids=[2]).rest_calls_here == 10
     assert load(shard_count=3, shard_ids=[0, 2], rest_calls_per_second=30).rest_calls_here == 20
+
+
+def test_the_strong_ai_s_old_keys_are_accepted_with_a_warning(tmp_path, caplog):
+    """A config file written for a version with the strong AI (removed in issue #37) still
+    starts the bot: its keys are dropped, each with a warning, and ``strong`` means normal."""
+    from bot.config import REMOVED_KEYS
+
+    path = tmp_path / "config.toml"
+    path.write_text('ai_level = "strong"\nai_workers = 3\nai_strong_budget_ms = 300\nai_strong_iterations = 20\n')
+    with caplog.at_level("WARNING", logger="bot.config"):
+        config = load(path)
+    assert config.ai_level == "normal"
+    assert set(REMOVED_KEYS) == {"ai_workers", "ai_strong_budget_ms", "ai_strong_iterations"}
+    warned = [r.getMessage() for r in caplog.records]
+    for key in REMOVED_KEYS:
+        assert any(key in w and "no longer used" in w for w in warned), key
+    assert any("'strong'" in w and "'normal'" in w for w in warned)
+    assert not any(hasattr(config, key) for key in REMOVED_KEYS)
+

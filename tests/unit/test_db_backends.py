@@ -15,7 +15,7 @@ from bot.backends import Row
 from bot.backends.postgres import placeholders
 from bot.db import Database
 from bot.schema import MIGRATIONS, TABLES
-from tests.databases import both_backends
+from tests.support.databases import both_backends
 
 GUILD = 7
 BIG = 2**63 - 1  # the largest Discord-style snowflake a signed 64-bit column holds

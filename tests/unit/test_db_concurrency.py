@@ -10,7 +10,7 @@ import pytest
 
 from bot import ledger
 from bot.db import Database
-from tests.databases import both_backends
+from tests.support.databases import both_backends
 
 GUILD = 7
 

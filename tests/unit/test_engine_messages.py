@@ -1,4 +1,4 @@
-"""The engines' player-visible messages are translatable (bot/i18n.py, README "Languages").
+"""The engines' player-visible messages are translatable (bot/i18n.py, docs/development.md "Translations").
 
 A source scan of ``bot/games/*.py`` (every ``IllegalAction`` message is built with ``_()`` or
 ``ngettext()``, every marked message is one literal with named placeholders, ``_`` is never
@@ -18,10 +18,14 @@ import pytest
 from babel.support import NullTranslations
 
 from bot import i18n
-from bot.games import chan, chinchon, concan, phom, tusac
+from bot.games.chan import game as chan
+from bot.games.chinchon import game as chinchon
+from bot.games.concan import game as concan
+from bot.games.phom import game as phom
+from bot.games.tusac import game as tusac
 from bot.games.base import IllegalAction
 from bot.games.french import FULL_DECK
-from bot.games.tusac_sets import card_name
+from bot.games.tusac.sets import card_name
 from bot.i18n import language
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "bot" / "games"
@@ -114,7 +118,7 @@ class Source:
 
 
 def sources() -> list[Source]:
-    return [Source(path) for path in sorted(GAMES_DIR.glob("*.py"))]
+    return [Source(path) for path in sorted(GAMES_DIR.rglob("*.py"))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -215,11 +219,11 @@ def test_engine_sources(check):
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_every_phrase_key_written_has_a_template(game):
-    """Each ``"<game>.<key>"`` string of the engine's modules (``<game>.py`` and its
-    ``<game>_*.py``: the keys of its phrases) is in its ``PHRASES``, and each template names
+    """Each ``"<game>.<key>"`` string of the engine's modules (its package
+    ``bot/games/<game>/``: the keys of its phrases) is in its ``PHRASES``, and each template names
     its placeholders."""
     module = ENGINES[game]
-    paths = [Path(module.__file__), *sorted(GAMES_DIR.glob(f"{game}_*.py"))]
+    paths = sorted((GAMES_DIR / game).glob("*.py"))
     keys = {node.value for path in paths for node in ast.walk(Source(path).tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
             and re.fullmatch(rf"{game}\.[a-z0-9_]*[a-z0-9]", node.value)}

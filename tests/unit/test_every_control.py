@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from bot.ai.levels import normal
 from bot.app import EXTENSIONS
 from bot.tables import messages
 from bot.tables.adapter import Selection
@@ -84,7 +85,7 @@ def test_every_button_and_select_of_random_games_parses(ui, options):
                             assert "not valid" not in str(exc), (spec.key, exc)
             round_trip(ControlId("play", 4_000_000_001, "sel", 17, step))
             seat = rng.choice(state.to_act)
-            for event in state.apply(seat, ui.ai_action(state, seat)):
+            for event in state.apply(seat, normal(state.name, state.view(seat))):
                 assert ui.event_text(event, names).strip()  # every phrase key has its text
         assert state.is_over
         assert ui.summary_text(state.outcome().summary, names) or state.outcome().is_draw
@@ -143,7 +144,7 @@ def seated_views(ui, options):
             for seat in range(players):
                 yield rng, state.view(seat)
             seat = rng.choice(state.to_act)
-            state.apply(seat, ui.ai_action(state, seat))
+            state.apply(seat, normal(state.name, state.view(seat)))
 
 
 @pytest.mark.parametrize("ui, options", UIS, ids=lambda x: x.game.name if hasattr(x, "game") else str(x or ""))
@@ -247,5 +248,5 @@ def test_a_concan_joker_has_one_identity():
                                 if stands:
                                     chosen = [o.label for o in stands[0].options if o.value in stands[0].selected]
                                     assert card_label(drawn.split("=")[1]) in chosen[0], (drawn, chosen)
-            state.apply(seat, ui.ai_action(state, seat))
+            state.apply(seat, normal(state.name, state.view(seat)))
     assert jokers_seen and named

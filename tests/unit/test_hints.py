@@ -9,6 +9,7 @@ import re
 import pytest
 
 from bot import i18n
+from bot.ai.levels import normal
 from tests.unit.test_every_control import UIS
 
 BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -36,7 +37,7 @@ def random_games(ui, options, seeds=range(8)):
             yield state
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
-            state.apply(seat, ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(legal))
+            state.apply(seat, normal(state.name, state.view(seat)) if rng.random() < 0.5 else rng.choice(legal))
 
 
 @pytest.mark.parametrize("ui, options", UIS, ids=lambda x: x.game.name if hasattr(x, "game") else str(x or ""))

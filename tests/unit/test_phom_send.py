@@ -4,7 +4,7 @@ the helpers that count the sends (issue #31)."""
 from __future__ import annotations
 
 from bot import i18n
-from bot.games.phom_ai import choose
+from bot.games.phom.ai import choose
 from bot.tables.adapter import Selection
 from cogs.phom import PhomUI
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot import i18n
 from cogs.chan import ChanUI
-from tests.rendering.games import table_of
+from tests.support.picture_games import table_of
 
 
 def test_a_chan_seat_box_says_what_its_row_is():

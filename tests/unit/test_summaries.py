@@ -9,6 +9,7 @@ import re
 import pytest
 
 from bot import i18n
+from bot.ai.levels import normal
 from cogs.chan import ChanUI
 from cogs.chinchon import ChinchonUI
 from cogs.concan import ConcanUI
@@ -34,7 +35,7 @@ def played_events(game: str, players: int, seed: int):
         if state.is_over:
             break
         seat = state.to_act[0]
-        action = ui.ai_action(state, seat) if rng.random() < 0.5 else rng.choice(state.legal_actions(seat))
+        action = normal(state.name, state.view(seat)) if rng.random() < 0.5 else rng.choice(state.legal_actions(seat))
         events += state.apply(seat, action)
     assert state.is_over
     return ui, state, events

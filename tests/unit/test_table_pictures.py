@@ -10,13 +10,14 @@ import pytest
 from PIL import Image
 
 from bot import i18n
+from bot.ai.levels import normal
 from bot.tables.model import Seat, Table
 from cogs.chan import ChanUI
 from cogs.phom import PhomUI
 from cogs.tusac import TuSacUI
 from rendering import BACK
 from rendering.table_picture import Badge, TablePicture, render_table_picture, table_picture_image
-from tests.uploads import assert_close_upload
+from tests.support.uploads import assert_close_upload
 
 UIS = {"phom": PhomUI, "chan": ChanUI, "tusac": TuSacUI}
 NAMES = ["Lan", "🤖 AI 1", "Đức", "Hòa 🌸"]
@@ -37,7 +38,7 @@ def positions(game: str, players: int, seed: int, *, ai: bool = False, options: 
         if state.is_over:
             return
         seat = state.to_act[0]
-        state.apply(seat, ui.ai_action(state, seat) if ai else rng.choice(state.legal_actions(seat)))
+        state.apply(seat, normal(state.name, state.view(seat)) if ai else rng.choice(state.legal_actions(seat)))
 
 
 def picture_cards(picture: TablePicture) -> Counter:

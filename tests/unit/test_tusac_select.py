@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.games import REGISTRY
 from bot.games.base import tokens_for
-from bot.games.tusac_ai import choose
+from bot.games.tusac.ai import choose
 from cogs.tusac import TuSacUI, private_groups
 
 

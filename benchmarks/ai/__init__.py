@@ -1,0 +1,1 @@
+"""The AI's measurements: the arena and its probes."""

@@ -1,0 +1,1 @@
+"""The AI levels: ``easy`` (a plain rule player) and ``normal`` (each game's own AI)."""

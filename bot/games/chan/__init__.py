@@ -1,0 +1,1 @@
+"""Chắn: the engine, its rules of combination and counting, its normal AI."""

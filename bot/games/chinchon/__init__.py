@@ -1,0 +1,1 @@
+"""Chinchón: the round, the match, melds, scoring and its normal AI."""

@@ -1,0 +1,1 @@
+"""Phỏm (Tá Lả): the engine, its melds and its normal AI."""

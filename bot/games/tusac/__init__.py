@@ -1,0 +1,1 @@
+"""Tứ Sắc: the engine, its sets and scoring, its normal AI."""
