@@ -154,7 +154,7 @@ def shown_scale(width: int, height: int, view: tuple[int, int] = VIEW) -> float:
 
 
 class Loss(NamedTuple):
-    """What a picture's headers leave out: numbers (a badge's), and the rest."""
+    """What a picture's headers leave out: numbers (a badge's, a row's first fact with one), and the rest."""
     numbers: int = 0
     other: int = 0
 

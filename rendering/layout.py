@@ -103,19 +103,33 @@ class Text(Block):
             paste_text(canvas, text_line(self.text, self.size, self.bold, self.colour), (x, y))
 
 
+def _has_number(item) -> bool:
+    kind, value, _width = item
+    return bool(value.value) if kind == "badge" else any(ch.isdigit() for ch in value)
+
+
+def _key_fact(items: list) -> int | None:
+    """Where the first fact with a number is among ``items``: the one a row is shown for (a
+    result's chips, a round's points: "never opened · +100 → 127")."""
+    return next((k for k, (kind, value, _w) in enumerate(items)
+                 if kind == "fact" and any(ch.isdigit() for ch in value)), None)
+
+
 def _keep(items: list, room: int, gap: int) -> list:
     """The ``items`` (kind, item, width) a line of ``room`` px shows, in their order: all that
-    fit; when they do not, those with a number first (the badges' — each has its glyph — then
-    the facts': "+4 chips"), then the others (a glyph alone: opened; words: "never opened"),
-    each in its order, as long as they fit."""
-    def rank(item) -> int:
-        kind, value, _width = item
+    fit; when they do not, those with a number first (the badges' — each has its glyph — and
+    the first fact with one), then the other facts with one, then the others (a glyph alone:
+    opened; words: "never opened"), each in its order, as long as they fit."""
+    key = _key_fact(items)
+
+    def rank(k: int) -> int:
+        kind, value, _width = items[k]
         if kind == "badge":
             return 0 if value.value else 2
-        return 1 if any(ch.isdigit() for ch in value) else 3
+        return 0 if k == key else 1 if any(ch.isdigit() for ch in value) else 3
 
     kept, used = set(), 0
-    for k in sorted(range(len(items)), key=lambda k: (rank(items[k]), k)):
+    for k in sorted(range(len(items)), key=lambda k: (rank(k), k)):
         more = items[k][2] + (gap if kept else 0)
         if used + more <= room:
             kept.add(k)
@@ -146,8 +160,8 @@ class Header(Block):
     "27 points", "+4 chips"), all on one line of ``width`` px. The name is shortened to leave
     the badges and facts room, down to :attr:`NAME_EM` em; then the last badges and facts are
     left out (:attr:`dropped` counts them: the embed says them). With ``two_lines``, badges
-    and facts that do not fit beside the whole name go on a line of their own under it
-    instead. ``deck``: the hand glyph's."""
+    and facts go on a line of their own under the name when that keeps a number the one line
+    would leave out. ``deck``: the hand glyph's."""
 
     NAME_EM = 3.5
 
@@ -158,25 +172,32 @@ class Header(Block):
         items = [("badge", b, self._badge_width(b)) for b in badges] + \
                 [("fact", printable(f), measure(printable(f), size) + 2) for f in facts if printable(f)]
         whole = line_size(printable(name), size, True)[0]
-        every = sum(w for _k, _i, w in items) + gap * len(items)
-        self.below = two_lines and whole + every > width  # the items on a line of their own
-        if self.below:
-            room = width
-        else:  # for the items, the name shortened
-            room = max(0, width - min(whole, round(self.NAME_EM * size)) - gap)
-        kept = _keep(items, room, gap)
+        # for the items, the name shortened; on a line of their own, if that keeps a number more
+        kept = _keep(items, max(0, width - min(whole, round(self.NAME_EM * size)) - gap), gap)
+        self.below, shortened = False, 0
+        if two_lines and any(_has_number(item) for item in items if item not in kept):
+            self.below = True
+            kept = _keep(items, width, gap)
+            key = _key_fact(items)
+            if key is not None and items[key] not in kept:  # too long for a line: shortened, its number first
+                short = fit(items[key][1], size, False, width)
+                if short:
+                    items[key] = ("fact", short, measure(short, size) + 2)
+                    kept, shortened = _keep(items, width, gap), 1
         used = sum(w for _k, _i, w in kept) + gap * max(0, len(kept) - 1)
         self.dropped = len(items) - len(kept)
         beside = used + gap if kept and not self.below else 0
         self.name = Text(name, size, True, colour, width - beside)
         self.cut = self.name.text != printable(name)
-        # what the line lost: the badges' numbers left out; the rest (a glyph alone, a fact — its
-        # first, the chips, is kept while any is —, a name shown shorter than 8 letters: it is
-        # hard to tell from another)
+        # what the line lost: its numbers left out (the badges', the first fact with one); the
+        # rest (a glyph alone, the other facts, a name shown shorter than 8 letters: it is hard
+        # to tell from another)
         left = [item for item in items if item not in kept]
-        numbers = sum(1 for kind, value, _w in left if kind == "badge" and value.value)
-        self.lost = Loss(numbers, len(left) - numbers + (self.cut and len(self.name.text) - 1 < min(8, len(
-            printable(name)))))
+        key = _key_fact(items)
+        numbers = sum(1 for kind, value, _w in left if kind == "badge" and value.value) + \
+            (key is not None and items[key] in left)
+        short_name = self.cut and len(self.name.text) - 1 < min(8, len(printable(name)))
+        self.lost = Loss(numbers, len(left) - numbers + shortened + short_name)
         self.items = kept
         self.muted = theme.muted
         self.text_colour = theme.text if colour != theme.muted else theme.muted
