@@ -102,7 +102,8 @@ def test_render_time_is_printed():
 
 def rows_picture(rows: tuple[Row, ...], deck: str = "tosom") -> TablePicture:
     return TablePicture(title="Chắn · table #1",
-                        seats=tuple(SeatBox(r.label, "19 in hand", active=r.active, badges=(Badge("hand", "19"),)) for r in rows),
+                        seats=tuple(SeatBox(r.label, "19 in hand", active=r.active, badges=(Badge("hand", "19"),))
+                                    for r in rows),
                         piles=(Pile("Stock", BACK, "23 cards"), Pile("On offer", None)),
                         sections=(Section("Trash rows and pairs laid", rows=rows, empty="No card on the table yet."),),
                         deck=deck)
