@@ -263,12 +263,12 @@ def _plan(groups: tuple[tuple[str, ...], ...], deck, width: int, gap: int, step:
     card_w = deck.card_size[0]
     same = max(10, round(card_w * 0.3))
     low, high = deck.fan_step
-
-    def one_line(at: int) -> int:
-        return sum(card_w + sum(_advances(g, at, min(same, at))) for g in groups) + gap * (len(groups) - 1)
-
-    if step is None:
-        step = next((at for at in range(high, low - 1, -1) if one_line(at) <= width), low)
+    if step is None:  # on one line at a step: the cards, the steps between different cards and between copies
+        copies = sum(1 for g in groups for before, card in zip(g, g[1:]) if card == before)
+        others = sum(len(g) - 1 for g in groups) - copies
+        base = card_w * len(groups) + gap * (len(groups) - 1)
+        step = next((at for at in range(high, low - 1, -1) if base + others * at + copies * min(same, at) <= width),
+                    low)
     slots, row, x, widths = [], 0, 0, [0]
     index = 0
     for group in groups:
