@@ -42,5 +42,5 @@ async def refuse_a_used_database(database: str) -> None:
     finally:
         await db.close()
     if count:
-        raise SystemExit(f"--database {database} already holds {count} tables (an earlier run's?): "
+        raise SystemExit(f"--database {database} already holds tables ({count}: an earlier run's?): "
                          "give an empty database, or 'postgres' for a throwaway one")
