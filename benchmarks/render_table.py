@@ -40,8 +40,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from PIL import Image  # noqa: E402
 
-from bot.ai.levels import normal
-from bot.tables.adapter import Settlement  # noqa: E402
+from bot import ledger  # noqa: E402
+from bot.ai.levels import normal  # noqa: E402
 from bot.tables.model import Seat, Table  # noqa: E402
 from rendering import IMAGE_FORMAT, fonts, warm_sprites  # noqa: E402
 from rendering.table import render_rows  # noqa: E402
@@ -108,7 +108,7 @@ def end_rows(game: str, players: int, seed: int) -> list[tuple[str, list, str]]:
         last = len(view["round_results"]) - 1
         pictures += [("round", ui.round_rows(view, names, index), f"{ui.game.title} · table #12 · round {index + 1}")
                      for index in sorted({0, last})]
-    paid = Settlement.of(state.outcome(), stake=table.stake)
+    paid = ledger.settlement(state.outcome(), stake=table.stake)
     pictures.append(("result", ui.result_rows(view, names, paid), f"{ui.game.title} · table #12 · game 1"))
     return pictures
 

@@ -3,7 +3,7 @@ schema migrations that serve both (:mod:`bot.schema`).
 
 Everything that must survive a restart lives here: tables and their seats, each game's deck
 and action list (its record), the DM messages to edit, and the chip ledger; with several
-processes, the leases and routed clicks too (:mod:`bot.leasing`).
+processes, the leases and routed clicks too (:mod:`bot.leasing`: ``db.leases``, ``db.clicks``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any, AsyncContextManager, Sequence
 
 from .backends import Row, open_backend
-from .leasing import DB_NOW, FENCE, Lease, LeaseLost, LeaseQueries, fence
+from .leasing import DB_NOW, FENCE, Lease, LeaseLost, LeaseQueries, RoutedClicks, fence
 from .schema import MIGRATIONS, statements
 
 __all__ = ["Database", "Lease", "LeaseLost", "now_iso"]
@@ -33,17 +33,20 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class Database(LeaseQueries):
+class Database:
     """The bot's storage: every query it makes, over SQLite or PostgreSQL (``bot.backends``).
 
     ``database`` is a SQLite file path or a ``postgresql://`` URL. ``async with
     db.transaction():`` encloses statements committed together or not at all (and never
     nested); a statement outside one commits by itself. Rows are :class:`bot.backends.Row`:
-    ``row["col"]``, ``row[0]``, unpacking, the same on both engines.
+    ``row["col"]``, ``row[0]``, unpacking, the same on both engines. With several processes,
+    their leases are ``leases`` and the clicks routed among them ``clicks``.
     """
 
-    def __init__(self, backend) -> None:
+    def __init__(self, backend: Any) -> None:
         self.backend = backend
+        self.leases = LeaseQueries(self)
+        self.clicks = RoutedClicks(self, self.leases)
 
     @classmethod
     async def open(cls, database: str, *, lock_seconds: float | None = None) -> "Database":
@@ -198,6 +201,8 @@ class Database(LeaseQueries):
         """The stored record of a game (docs/rules/notation.md): a one-round game's ``deck``,
         or a match's ``decks`` and ``seed``; the caller knows which its game is."""
         row = await self.get_game(game_id)
+        if row is None:
+            raise LookupError(f"no game {game_id}")
         decks = [json.loads(r["deck"]) for r in await self.fetchall(
             "SELECT deck FROM game_decks WHERE game_id = ? ORDER BY round", (game_id,))]
         return {"game": row["game"], "version": 1, "options": json.loads(row["options"]), "seed": row["seed"],
@@ -287,11 +292,11 @@ class Database(LeaseQueries):
             (guild_id, f'%"user_id": {int(user_id)},%', limit))
 
     async def set_result_message(self, game_id: int, message_id: int, *, lease: Lease | None = None) -> None:
-        async with self.fenced(lease):
+        async with self.leases.fenced(lease):
             await self.execute("UPDATE games SET result_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def set_rounds_posted(self, game_id: int, count: int, *, lease: Lease | None = None) -> None:
-        async with self.fenced(lease):
+        async with self.leases.fenced(lease):
             await self.execute("UPDATE games SET rounds_posted = ? WHERE id = ? AND rounds_posted < ?",
                                (count, game_id, count))
 
@@ -303,7 +308,7 @@ class Database(LeaseQueries):
 
     async def save_hand_message(self, game_id: int, seat: int, channel_id: int, message_id: int, *,
                                 lease: Lease | None = None) -> None:
-        async with self.fenced(lease):
+        async with self.leases.fenced(lease):
             await self.execute(
                 "INSERT INTO hand_messages (game_id, seat, channel_id, message_id) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (game_id, seat) DO UPDATE SET channel_id = excluded.channel_id,"

@@ -103,7 +103,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 def pgettext(context: str, message: str) -> str:
     """``message`` as meant in ``context`` (e.g. ``"command name"``), in the current language."""
-    return translations(_current.get()).pgettext(context, message)
+    return str(translations(_current.get()).pgettext(context, message))
 
 
 def N_(message: str) -> str:
@@ -133,7 +133,7 @@ def number(value: int | float, *, signed: bool = False) -> str:
 def language_name(code: str) -> str:
     """A language's name as the current language writes it in a sentence (``español`` in
     Spanish, ``tiếng Việt`` in Vietnamese, ``Vietnamese`` in English)."""
-    name = Locale.parse(normalize(code)).get_display_name(Locale.parse(_current.get()))
+    name = Locale.parse(normalize(code)).get_display_name(Locale.parse(_current.get())) or code
     # Vietnamese and Spanish write a language's name in lower case inside a sentence
     return name if _current.get() == "en" else name[:1].lower() + name[1:]
 

@@ -1,7 +1,10 @@
-"""The chip ledger: one settlement per game, written in one transaction, idempotent.
+"""The chip ledger: what a finished game pays in chips, and its settlement, one per game,
+written in one transaction, idempotent.
 
-Chips record who won what among friends; they are never money. Balances start at 0 and may
-go negative. AI seats take part in the settlement (so every game sums to zero) under
+The chips come from the engine's outcome here and nowhere else (:func:`settlement`,
+:func:`entries`): the table's result message shows the same :class:`Settlement` the ledger
+writes. Chips record who won what among friends; they are never money. Balances start at 0
+and may go negative. AI seats take part in the settlement (so every game sums to zero) under
 ``user_id`` NULL and are left out of balances and leaderboards.
 """
 
@@ -10,10 +13,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import Any, Protocol, Sequence
 
 from .db import Database, Lease, now_iso
+from .games.base import Note, Outcome
 
-PERIODS = {"week": timedelta(days=7), "month": timedelta(days=30), "all": None}
+PERIODS: dict[str, timedelta | None] = {"week": timedelta(days=7), "month": timedelta(days=30), "all": None}
 
 
 @dataclass(frozen=True)
@@ -26,12 +31,53 @@ class Entry:
     rank: int
     points: int | None
     won: bool
-    detail: list[str]
+    detail: list[Note]
     rounds: int | None = None  # a match of several rounds: how many were played
 
 
 class UnbalancedSettlement(ValueError):
     pass
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What a finished game pays, in chips, exactly as the ledger records it: ``chips`` is each
+    seat's net (by seat; gà included), ``stake`` the chips per stake unit, ``pot`` the chips a
+    match played for a pot had in it (None for other games)."""
+
+    stake: int
+    chips: tuple[int, ...]
+    pot: int | None = None
+
+
+def settlement(outcome: Outcome, *, stake: int, ga_stake: int = 0) -> Settlement:
+    """The chips the game's ``outcome`` pays each seat at ``stake`` chips per stake unit and
+    ``ga_stake`` chips per gà point (Chắn; 0: gà moves no chips)."""
+    won = outcome.chips(stake)
+    ga = {result.seat: result.ga for result in outcome.results}
+    return Settlement(stake, tuple(won[seat] + ga.get(seat, 0) * ga_stake for seat in range(len(won))),
+                      None if outcome.pot is None else sum(outcome.pot) * stake)
+
+
+class Player(Protocol):
+    """Who sat at a seat: a person (``user_id``) or an AI seat (None), and the name played under."""
+
+    @property
+    def user_id(self) -> int | None: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+def entries(outcome: Outcome, paid: Settlement, players: Sequence[Player], *,
+            rounds: int | None = None) -> list[Entry]:
+    """The ledger's rows of a finished game: each seat's chips as ``paid`` (:func:`settlement`
+    of the same outcome), with its gà, rank, points and notes from the outcome; ``rounds``: a
+    match of several rounds, how many were played."""
+    winners = set(outcome.winners)
+    return [Entry(seat=r.seat, user_id=players[r.seat].user_id, name=players[r.seat].name, chips=paid.chips[r.seat],
+                  ga=r.ga, rank=r.rank, points=r.points, won=r.seat in winners, detail=list(r.notes), rounds=rounds)
+            for r in outcome.results]
 
 
 async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entries: list[Entry],
@@ -44,7 +90,7 @@ async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entrie
     at = now_iso()
     async with db.transaction():
         if lease is not None:
-            await db.check_lease(lease)
+            await db.leases.check(lease)
         # The settlement's row is the claim: of two settlements of one game racing (two
         # processes, or a retry), the unique game_id lets one insert and the other insert
         # nothing (it waits for the first to commit or roll back), never both.
@@ -81,6 +127,7 @@ async def balance(db: Database, guild_id: int, user_id: int, *, game: str | None
         f" COALESCE(SUM(won), 0) AS wins FROM ledger WHERE {where} AND user_id = ?",
         (*params, user_id),
     )
+    assert row is not None  # (sums over no row are a row of zeros)
     return Balance(row["chips"], row["ga"], row["games"], row["wins"])
 
 
@@ -101,12 +148,13 @@ def _where(guild_id: int, game: str | None, period: str, now: datetime | None,
     and its parameters. A period within a window is their overlap."""
     if period not in PERIODS:
         raise ValueError(f"period must be one of {', '.join(PERIODS)}")
-    where, params = ["guild_id = ?"], [guild_id]
+    where, params = ["guild_id = ?"], [guild_id]  # type: list[str], list[Any]
     if game:
         where.append("game = ?")
         params.append(game)
-    if PERIODS[period] is not None:
-        since = (now or datetime.now(timezone.utc)) - PERIODS[period]
+    span = PERIODS[period]
+    if span is not None:
+        since = (now or datetime.now(timezone.utc)) - span
         where.append("at >= ?")
         params.append(since.isoformat(timespec="seconds"))
     if window.since is not None:
@@ -149,7 +197,7 @@ async def running_totals(db: Database, guild_id: int, user_ids: list[int], *, ga
         (*params, *user_ids),
     )
     at: list[str] = []
-    totals = {user: [] for user in user_ids}
+    totals: dict[int, list[int]] = {user: [] for user in user_ids}
     running = dict.fromkeys(user_ids, 0)
     last_game = None
     for row in rows:

@@ -33,7 +33,8 @@ from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 # the bot is the app's ChieuBot (it owns these metrics: importing it here would tie the two in a
-# circle); what is read of it is a commands.Bot's, plus .tables and .db
+# circle); what is read of it is a commands.Bot's, plus .db and what its table service tells of
+# itself (.tables.gauges(): bot.tables.gauges.Gauges)
 ChieuBot = commands.Bot
 
 log = logging.getLogger(__name__)
@@ -132,7 +133,7 @@ class Metrics:
     async def start(self, bot: "ChieuBot") -> None:
         """Count the bot's calls from now on and serve /metrics and /healthz."""
         self.bot = bot
-        self.games(bot.tables.uis)
+        self.games(bot.tables.gauges().games)
         _count_global_calls(bot, self.discord_calls.labels(GLOBAL))
         _count_interaction_calls()
         bot.db.backend = TimedBackend(bot.db.backend, self.database_seconds)
@@ -196,23 +197,9 @@ class Metrics:
 def outbox_state(bot: "ChieuBot") -> dict[str, float]:
     """Over every outbox of the tables this process drives: the messages waiting to be shown,
     those being retried, how long the oldest has waited and the oldest has been failing."""
-    pending = retrying = 0
-    waited = failing = 0.0
-    for table in list(bot.tables.tables.values()):
-        presenter = table.presenter
-        if presenter is None:
-            continue
-        now = presenter.now()
-        for slot in list(presenter.slots.values()):
-            if slot.done or not slot.dirty:
-                continue
-            pending += 1
-            if slot.dirty_since is not None:
-                waited = max(waited, now - slot.dirty_since)
-            if slot.failing_since is not None:
-                retrying += 1
-                failing = max(failing, now - slot.failing_since)
-    return {"pending": pending, "retrying": retrying, "waited": waited, "failing_for": failing}
+    outboxes = bot.tables.gauges().outboxes
+    return {"pending": outboxes.pending, "retrying": outboxes.retrying, "waited": outboxes.waited,
+            "failing_for": outboxes.failing_for}
 
 
 class _State:
@@ -227,14 +214,12 @@ class _State:
 
     def collect(self):
         bot, service = self.bot, self.bot.tables
+        read = service.gauges()
         tables = GaugeMetricFamily("chieu_tables", "Open tables this process drives, by game and status "
                                    "(lobby, playing)", labels=["game", "status"])
-        counts: dict[tuple[str, str], int] = {}
-        for table in list(service.tables.values()):
-            counts[table.game, table.status] = counts.get((table.game, table.status), 0) + 1
-        for game in sorted(service.uis):
+        for game in read.games:
             for status in ("lobby", "playing"):
-                tables.add_metric([game, status], counts.get((game, status), 0))
+                tables.add_metric([game, status], read.tables.get((game, status), 0))
         yield tables
 
         outbox = outbox_state(bot)
@@ -245,7 +230,7 @@ class _State:
         yield _gauge("chieu_outbox_oldest_failing_seconds", "How long the message failing longest has been failing "
                      "(/healthz: unhealthy past health_retry_seconds)", outbox["failing_for"])
 
-        budget = service.budget
+        budget = read.budget
         yield _gauge("chieu_rest_budget_rate", "Globally limited calls per second this process may make",
                      budget.rate)
         yield _gauge("chieu_rest_budget_fill", "How full the REST budget's bucket is (1: calls wait for their turn)",
@@ -257,8 +242,8 @@ class _State:
                        budget.waited_seconds)
 
         yield _gauge("chieu_settlements_pending", "Games over whose settlement is still being written (retried)",
-                     len(service.unsettled))
-        leases = service.leases
+                     read.settlements_pending)
+        leases = read.leases
         yield _gauge("chieu_leases_held", "Table leases this process holds (PostgreSQL)", len(leases.epochs))
         yield _counter("chieu_leases_adopted", "Tables adopted from a process that stopped driving them",
                        leases.adopted)

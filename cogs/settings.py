@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.i18n import C_, N_, _
-from bot.tables.core import NOTIFY_MODES
+from bot.tables.people import NOTIFY_MODES
 
 AUTO = "auto"
 NAMES = (C_("command name", "settings"), C_("command name", "language"), C_("option name", "language"),

@@ -18,7 +18,8 @@ from bot import ledger
 from bot.ai.levels import normal
 from bot.app import EXTENSIONS
 from bot.db import Database
-from bot.tables.adapter import GameUI, Settlement
+from bot import ledger
+from bot.tables.adapter import GameUI
 from bot.tables.model import Seat, Table
 from rendering import fonts
 from rendering.table import render_rows
@@ -74,7 +75,7 @@ async def play(db: Database, ui: GameUI, number: int) -> str:
 
     outcome = state.outcome()
     outcome.check_balanced()
-    chips = Settlement.of(outcome, stake=1).chips
+    chips = ledger.settlement(outcome, stake=1).chips
     entries = [ledger.Entry(seat=r.seat, user_id=100 + r.seat, name=NAMES[r.seat], chips=chips[r.seat], ga=r.ga,
                             rank=r.rank, points=r.points, won=r.seat in outcome.winners, detail=r.notes)
                for r in outcome.results]
@@ -88,7 +89,7 @@ async def play(db: Database, ui: GameUI, number: int) -> str:
     table.state = state
     picture = ui.table_picture(final, table.picture_names(), table)
     size = table_picture_image(picture).size if picture is not None else None
-    png = render_rows(ui.result_rows(final, table.picture_names(), Settlement.of(outcome, stake=1)),
+    png = render_rows(ui.result_rows(final, table.picture_names(), ledger.settlement(outcome, stake=1)),
                       title=f"{game.title} · result", deck=ui.deck)
     assert png[:4] == b"\x89PNG"
     return f"{game.name}: {players} players, {moves} moves, chips {list(chips)}, table picture {size}"

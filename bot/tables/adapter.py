@@ -11,8 +11,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from bot.games.base import Event, Game, IllegalAction, Outcome, Phrase, tokens_for
+from bot.games.base import Event, Game, IllegalAction, Phrase, tokens_for
 from bot.i18n import N_, _, ngettext, number, pgettext
+from bot.ledger import Settlement
 
 
 @dataclass(frozen=True)
@@ -122,24 +123,6 @@ def finished_round_points(view: dict, seat: int) -> str:
     return round_points(view["round_results"], len(view["round_results"]) - 1, seat)
 
 
-@dataclass(frozen=True)
-class Settlement:
-    """What a finished game paid, in chips, exactly as the ledger records it: ``chips`` is each
-    seat's net (by seat; gà included), ``stake`` the chips per stake unit, ``pot`` the chips a
-    match played for a pot had in it (None for other games)."""
-
-    stake: int
-    chips: tuple[int, ...]
-    pot: int | None = None
-
-    @classmethod
-    def of(cls, outcome: Outcome, *, stake: int, ga_stake: int = 0) -> "Settlement":
-        won = outcome.chips(stake)
-        ga = {r.seat: r.ga for r in outcome.results}
-        return cls(stake, tuple(won[seat] + ga.get(seat, 0) * ga_stake for seat in range(len(won))),
-                   None if outcome.pot is None else sum(outcome.pot) * stake)
-
-
 #: a row of a result picture: (label, grouped cards, caption), or with a fourth element, the
 #: positions of the marked cards
 ResultRow = tuple
@@ -166,7 +149,7 @@ class GameUI:
     #: keys of buttons that are card-selection helpers rather than moves
     helper_keys: frozenset[str] = frozenset({"quick", "arrange"})
     #: the first player is drawn (Concan): the table seats the players in a drawn order at every
-    #: start, a Rematch included, and seat 0 starts (see ``LobbyFlow._seat_players``)
+    #: start, a Rematch included, and seat 0 starts (see ``Lobby._seat_players``)
     seats_drawn: bool = False
 
     #: the values of :attr:`phrases` that are amounts in stake units (Tứ Sắc's "each loser
@@ -409,7 +392,7 @@ class GameUI:
         so are each round's totals; here they would make the numbers too small to read."""
         results = view["round_results"]
         winners = self.winners(view)
-        rows = []
+        rows: list[ResultRow] = []
         for result in self.ranked(view):
             seat = result["seat"]
             money = [_("total {total}").format(total=number(view["outcome"].get("totals", view["totals"])[seat]))]

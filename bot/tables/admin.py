@@ -26,10 +26,14 @@ from bot.permissions import may_administer
 
 from . import messages
 from .controls import ControlId, button
-from .core import Refused
+from .core import Core, Refused, respond
 from .model import Seat, Table
+from .notices import RETIRED, Notices
 from .outbox import Draft, Slot
-from .showing import RETIRED, RETIRED_PICTURE, ShowFlow
+from .people import People
+from .play import Play
+from .results import Results
+from .showing import RETIRED_PICTURE, Showing
 
 #: The keys that ask for a confirmation (answered where the click arrives) and those that act
 #: (applied by the table's driver).
@@ -53,12 +57,22 @@ def row_link(row: Any) -> str:
     return f"https://discord.com/channels/{row['guild_id']}/{where}" + (f"/{message}" if message else "")
 
 
-class AdminFlow(ShowFlow):
+class Admin:
     """Admin clicks on tables: checked where they arrive, applied where the table is driven."""
+
+    def __init__(self, core: Core, people: People, showing: Showing, notices: Notices, results: Results,
+                 play: Play) -> None:
+        self.core = core
+        self.db = core.db
+        self.people = people
+        self.showing = showing
+        self.notices = notices
+        self.results = results
+        self.play = play
 
     def describe_row(self, row: Any) -> str:
         """One stored open table in a line: game, link, seats, status, age, last move."""
-        ui = self.uis.get(row["game"])
+        ui = self.core.uis.get(row["game"])
         title = ui.game.title if ui else row["game"]
         seats = [Seat.from_json(s) for s in json.loads(row["seats"])]
         options = json.loads(row["options"])
@@ -75,7 +89,7 @@ class AdminFlow(ShowFlow):
             seats=seat_text, names=names, status=status, age=timestamp(row["created_at"]),
             last=timestamp(row["last_move"]) if "last_move" in row.keys() else "—")
 
-    async def _admin_precheck(self, interaction: discord.Interaction, control: ControlId) -> bool:
+    async def precheck(self, interaction: discord.Interaction, control: ControlId) -> bool:
         """An admin click where it arrived, before it goes anywhere: refused (Refused) unless
         the clicker may administer this server and the table is this server's and open; a
         confirmation asked is answered here (True: nothing more to do)."""
@@ -99,11 +113,11 @@ class AdminFlow(ShowFlow):
         view = discord.ui.View(timeout=None)
         view.add_item(button(ControlId("admin", row["id"], "closeyes"),
                              _("Close table #{table}").format(table=row["id"]), style="danger"))
-        await self.respond(interaction, content=text, view=view, ephemeral=True,
-                           allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, content=text, view=view, ephemeral=True,
+                      allowed_mentions=discord.AllowedMentions.none())
         return True
 
-    async def _admin_click(self, interaction: discord.Interaction, table: Table, control: ControlId) -> None:
+    async def click(self, interaction: discord.Interaction, table: Table, control: ControlId) -> None:
         """An admin's close or removal, on the process that drives the table."""
         if interaction.guild_id != table.guild_id:  # (checked where it arrived; a routed click again)
             raise Refused(_("That button is not for a table of this server; nothing changed."))
@@ -123,19 +137,20 @@ class AdminFlow(ShowFlow):
     # -------------------------------------------------------------------------- closing
     async def _close_by_admin(self, interaction: discord.Interaction, table: Table) -> None:
         admin = interaction.user
-        title = self.ui_of(table).game.title
+        title = self.core.ui_of(table).game.title
         async with table.lock:
             # a finished game may still wait for its settlement (retried behind its result)
-            unsettled = table.status == "finished" and table.game_id is not None and \
-                (await self.db.get_game(table.game_id))["status"] == "playing"
+            game_id = table.game_id
+            game = await self.db.get_game(game_id) if table.status == "finished" and game_id is not None else None
+            unsettled = game is not None and game["status"] == "playing"
             if table.status not in ("lobby", "playing") and not unsettled:
                 raise Refused(_("Table #{table} is not open any more; nothing changed.").format(table=table.id))
-            playing = table.status != "lobby" and table.game_id is not None
-            with self._fenced(table):
+            playing = table.status != "lobby" and game_id is not None
+            with self.core.fenced(table):
                 async with self.db.transaction():
-                    if self.leases.enabled:
-                        await self.db.check_lease(self.leases.lease(table.id))
-                    voided = playing and await self.db.void_game(table.game_id, table.guild_id, admin.id)
+                    await self.core.check_lease(table)
+                    voided = game_id is not None and playing and \
+                        await self.db.void_game(game_id, table.guild_id, admin.id)
                     await self.db.update_table(table.id, status="cancelled", turn_deadline=None, pause_until=None,
                                                closed_by=admin.id)
                     await self.db.log_admin_action(table.guild_id, admin.id, "close", table_id=table.id,
@@ -147,14 +162,14 @@ class AdminFlow(ShowFlow):
                     task.cancel()
             table.clock = table.lobby_timer = None
             if table.game_id is not None:
-                self.unsettled.discard(table.game_id)  # void, or settled already: nothing to retry
+                self.core.unsettled.discard(table.game_id)  # void, or settled already: nothing to retry
             table.closed = {"by": admin.id, "playing": playing, "voided": voided,
                             "earlier": table.game_no > (1 if playing else 0)}
             with i18n.language(table.language):
                 table.log.append("🛑 " + messages.closed_note(table))
-            self._close_table(table)  # forgotten here, its lease given up: nobody drives or adopts it
+            self.core.close_table(table)  # forgotten here, its lease given up: nobody drives or adopts it
             self._show_closed(table)
-        with i18n.language(await self.language_of(interaction)):
+        with i18n.language(await self.people.language_of(interaction)):
             text = _("Table #{table} is closed.").format(table=table.id)
             if playing:
                 text += " " + (_("Its game is void: no chips move for it.") if voided else
@@ -164,25 +179,25 @@ class AdminFlow(ShowFlow):
     def _show_closed(self, table: Table) -> None:
         """Every message of the closed table says so, without controls: the lobby, the table
         message, the hands in DMs, and a round result still offering **Next round**."""
-        presenter = self.presenter(table)
+        presenter = self.core.presenter(table)
         for key in [k for k in presenter.slots if k.startswith("notify:")]:
             presenter.drop(key)
-        self._unnotify(table, list(table.notices))
+        self.notices.unnotify(table, list(table.notices))
         table.acting.clear()
         round_shown = table.round_message
         if round_shown is not None and round_shown[2] == table.game_id:
             channel_id, message_id, game_id, index = round_shown
-            presenter.add(Slot(f"round:{game_id}:{index}", self._round_build(table, game_id, index),
+            presenter.add(Slot(f"round:{game_id}:{index}", self.results.round_build(table, game_id, index),
                                channel_id=channel_id, message_id=message_id,
                                once=True, edit_only=True, order=RETIRED, attachment_key=("round", game_id, index)))
         result_shown = table.result_message
         if result_shown is not None and result_shown[2] == table.game_id:  # (its chips pending: now void)
             channel_id, message_id, game_id = result_shown
-            presenter.add(Slot(f"result:{game_id}", self._result_build(table, game_id), channel_id=channel_id,
+            presenter.add(Slot(f"result:{game_id}", self.results.result_build(table, game_id), channel_id=channel_id,
                                message_id=message_id, once=True, edit_only=True, order=RETIRED,
                                attachment_key=("result", game_id)))
         if presenter.get("lobby") is None and table.lobby_message_id is not None:
-            self._show_lobby(table, table.channel_id, table.lobby_message_id)
+            self.showing.show_lobby(table, table.channel_id, table.lobby_message_id)
         presenter.touch(*presenter.slots)
 
     # ------------------------------------------------------------------- removing a player
@@ -200,24 +215,24 @@ class AdminFlow(ShowFlow):
                 text = await self._hand_seat_to_ai(table, seat, admin.id)
             else:
                 raise Refused(_("This game is over; nothing changed."))
-        with i18n.language(await self.language_of(interaction)):
+        with i18n.language(await self.people.language_of(interaction)):
             await self._answer_admin(interaction, text().format(player=name, table=table.id))
 
     async def _remove_from_lobby(self, table: Table, seat: int, admin_id: int):
         seats = table.seats[:seat] + table.seats[seat + 1:]
         host, status = table.host_id, "lobby"
         if table.seats[seat].user_id == host:
-            humans = [s for s in seats if not s.is_ai]
-            if humans:
-                host = humans[0].user_id
+            people = [s.user_id for s in seats if s.user_id is not None]
+            if people:
+                host = people[0]
             else:
                 status = "cancelled"
-        with self._fenced(table):
+        closing: dict[str, Any] = {"closed_by": admin_id} if status == "cancelled" else {}
+        with self.core.fenced(table):
             async with self.db.transaction():
-                if self.leases.enabled:
-                    await self.db.check_lease(self.leases.lease(table.id))
+                await self.core.check_lease(table)
                 await self.db.update_table(table.id, seats=[s.to_json() for s in seats], status=status, host_id=host,
-                                           **({"closed_by": admin_id} if status == "cancelled" else {}))
+                                           **closing)
                 await self.db.log_admin_action(table.guild_id, admin_id, "remove", table_id=table.id,
                                                detail=table.seats[seat].name)
         table.seats, table.status, table.host_id = seats, status, host
@@ -228,8 +243,8 @@ class AdminFlow(ShowFlow):
             with i18n.language(table.language):
                 table.lobby_note = _("Closed by an admin, {admin}: nobody is left at it.").format(
                     admin=f"<@{admin_id}>")
-            self._close_table(table)
-        self.presenter(table).touch("lobby")
+            self.core.close_table(table)
+        self.core.presenter(table).touch("lobby")
         return lambda: _("{player} has left the lobby of table #{table}.")
 
     async def _hand_seat_to_ai(self, table: Table, seat: int, admin_id: int):
@@ -241,10 +256,10 @@ class AdminFlow(ShowFlow):
         seats = table.seats_json()
         seats[seat] = ai.to_json()
         timeouts = {s: n for s, n in table.timeouts.items() if s != seat}
-        with self._fenced(table):
+        assert table.game_id is not None  # (a game in play)
+        with self.core.fenced(table):
             async with self.db.transaction():
-                if self.leases.enabled:
-                    await self.db.check_lease(self.leases.lease(table.id))
+                await self.core.check_lease(table)
                 await self.db.update_table(table.id, seats=seats, timeouts=timeouts)
                 await self.db.set_game_seats(table.game_id, seats)
                 await self.db.log_admin_action(table.guild_id, admin_id, "remove", table_id=table.id,
@@ -256,9 +271,9 @@ class AdminFlow(ShowFlow):
         table.dm_closed.discard(seat)
         table.ready.discard(seat)
         table.acting.discard(seat)
-        presenter = self.presenter(table)
+        presenter = self.core.presenter(table)
         presenter.drop(f"notify:{seat}")
-        self._unnotify(table, [seat])
+        self.notices.unnotify(table, [seat])
         hand = presenter.get(f"hand:{seat}")
         presenter.drop(f"hand:{seat}")
         if hand is not None and hand.message_id is not None:
@@ -266,22 +281,22 @@ class AdminFlow(ShowFlow):
         with i18n.language(table.language):
             table.log.append("🚪 " + _("An admin, {admin}, removed {player}; the AI plays the seat as {ai} for the "
                                       "rest of the game.").format(admin=f"<@{admin_id}>", player=name, ai=ai.name))
-        self._schedule(table)  # the AI moves at once if the seat is to act
-        self.request_refresh(table)
+        self.play.schedule(table)  # the AI moves at once if the seat is to act
+        self.showing.request_refresh(table)
         return lambda: _("{player} was removed from table #{table}: the AI plays the seat for the rest of the game.")
 
     def _retire_removed_hand(self, table: Table, hand: Slot, admin_id: int) -> None:
         """The removed player's hand DM keeps one line saying what happened, without its picture
         and controls."""
-        title, table_id = self.ui_of(table).game.title, table.id
+        title, table_id = self.core.ui_of(table).game.title, table.id
 
         async def build(slot: Slot) -> Draft:
-            with i18n.language(await self.dm_language(hand.user_id)):
+            with i18n.language(await self.people.dm_language(hand.user_id)):
                 text = _("**{game} · table #{table}**: an admin, {admin}, removed you from this game; the AI plays "
                          "your seat for the rest of it.").format(game=title, table=table_id, admin=f"<@{admin_id}>")
             return Draft(("removed", text), content=text)
 
-        self.presenter(table).add(Slot(f"removed:{hand.message_id}", build, channel_id=hand.channel_id,
+        self.core.presenter(table).add(Slot(f"removed:{hand.message_id}", build, channel_id=hand.channel_id,
                                        message_id=hand.message_id, user_id=hand.user_id, once=True, edit_only=True,
                                        order=RETIRED, attachment_key=RETIRED_PICTURE, interaction=hand.interaction,
                                        interaction_at=hand.interaction_at, ephemeral=hand.ephemeral))

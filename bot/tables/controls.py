@@ -106,7 +106,7 @@ class Control(discord.ui.DynamicItem[discord.ui.Item], template=rf"{PREFIX}:(?P<
             admin = parse_admin(payload)
             cog = interaction.client.get_cog("Admin")  # type: ignore[attr-defined]
             handler = getattr(cog, f"{admin.key}_clicked", None) if admin else None
-            if handler is not None and admin.guild_id == interaction.guild_id:
+            if admin is not None and handler is not None and admin.guild_id == interaction.guild_id:
                 return await handler(interaction, admin)
             # forged, or shown in another server: refused as any control that does not parse
             return await service.handle(interaction, None, values)

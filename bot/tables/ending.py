@@ -9,26 +9,28 @@ import json
 
 from bot import i18n, ledger
 from bot.db import LeaseLost
-from bot.i18n import _
 
-from . import messages
-from .core import ServiceCore, log
+from .core import Core, log
 from .model import Seat, Table
+from .results import Results, unrecorded_note
 from .retry import retry_delay
+from .showing import Showing
 
 #: How long a game's result waits for its settlement (to say whether the chips are recorded).
 SETTLE_WAIT_SECONDS = 1.0
 
 
-def unrecorded_note() -> str:
-    """What the table and the result say of a game whose settlement is still being retried."""
-    return "⚠️ " + _("The chips of this game could not be recorded yet; they will be.")
-
-
-class EndFlow(ServiceCore):
+class Ending:
     """Settlement and result of finished games."""
 
-    async def _finish(self, table: Table) -> None:
+    def __init__(self, core: Core, showing: Showing, results: Results) -> None:
+        self.core = core
+        self.db = core.db
+        self.leases = core.leases
+        self.showing = showing
+        self.results = results
+
+    async def finish(self, table: Table) -> None:
         """Show the finished game's result at once, whatever the database does: settle it (one
         attempt here; a settlement that fails goes on behind, and the result says the chips will
         be recorded), show the result, then save that the table finished (retried until it is)."""
@@ -37,27 +39,28 @@ class EndFlow(ServiceCore):
                 return
             table.finishing = True
         game_id = table.game_id
+        assert game_id is not None  # (a game in play)
         # Outside the lock: a game that is over changes no more, and clicks and refreshes must
         # not wait for a settlement that is being retried. The result waits a moment for the
         # settlement (to say whether the chips are recorded), never longer: a database that is
         # slow or refuses writes settles it behind the result.
-        self.unsettled.add(game_id)  # until the settlement says otherwise
-        attempt = self._spawn(self._settle_first(table, game_id), f"settle-{game_id}", table)
+        self.core.unsettled.add(game_id)  # until the settlement says otherwise
+        attempt = self.core.spawn(self._settle_first(table, game_id), f"settle-{game_id}", table)
         if not attempt.done():
             await asyncio.wait({attempt}, timeout=SETTLE_WAIT_SECONDS)
         if table.dropped or table.closed:
-            self.unsettled.discard(game_id)
+            self.core.unsettled.discard(game_id)
             return  # another process drives the table now, and settles the game; or an admin closed it
-        self._show_new_rounds(table)
-        self._show_result(table, game_id, table.rounds_done())
-        self.request_refresh(table)
+        self.results.show_new_rounds(table)
+        self.results.show_result(table, game_id, table.rounds_done())
+        self.showing.request_refresh(table)
         failures = 0
         while not table.dropped:
             try:
                 async with table.lock:
                     if table.closed:
                         return  # an admin closed it meanwhile (the settlement, if written, stays)
-                    await self._save_table(table, status="finished", turn_deadline=None)
+                    await self.core.save_table(table, status="finished", turn_deadline=None)
                     table.status = "finished"
                     table.finishing = False
                 break
@@ -68,7 +71,7 @@ class EndFlow(ServiceCore):
                 delay = retry_delay(failures)
                 log.exception("table %s: finishing could not be saved; trying again in %.0f s", table.id, delay)
                 await asyncio.sleep(delay)
-        self.request_refresh(table)
+        self.showing.request_refresh(table)
 
     async def _settle_first(self, table: Table, game_id: int) -> None:
         """The first attempt to settle a finished game; if it fails, the table says so and the
@@ -82,10 +85,10 @@ class EndFlow(ServiceCore):
             log.warning("settling game %s failed; trying again in the background", game_id, exc_info=True)
             with i18n.language(table.language):
                 table.log.append(unrecorded_note())
-            self.request_refresh(table)
-            self._spawn(self._settle_later(table, game_id, 1), f"settle-later-{game_id}", table)
+            self.showing.request_refresh(table)
+            self.core.spawn(self._settle_later(table, game_id, 1), f"settle-later-{game_id}", table)
         else:
-            self.unsettled.discard(game_id)
+            self.core.unsettled.discard(game_id)
 
     async def _settle_later(self, table: Table, game_id: int, failures: int) -> None:
         """Go on settling a finished game (the table may have moved on to another game)."""
@@ -94,12 +97,12 @@ class EndFlow(ServiceCore):
             failures += 1
             row = await self.db.get_game(game_id)
             if row is not None and row["status"] in ("finished", "aborted"):  # (aborted: an admin voided it)
-                self.unsettled.discard(game_id)
+                self.core.unsettled.discard(game_id)
                 return
-            played = await self._game_shown(table, game_id)
+            played = await self.results.game_shown(table, game_id)
             try:
                 await self._settle(played[0])
-                self.unsettled.discard(game_id)
+                self.core.unsettled.discard(game_id)
                 return
             except LeaseLost:
                 raise
@@ -110,25 +113,20 @@ class EndFlow(ServiceCore):
         """Settle the table's game (``fenced``: only while this process drives the table)."""
         outcome = table.state.outcome()
         outcome.check_balanced()
-        chips = messages.settlement(table, outcome).chips  # what the result shows
-        winners = set(outcome.winners)
-        entries = [
-            ledger.Entry(seat=r.seat, user_id=table.seats[r.seat].user_id, name=table.seats[r.seat].name,
-                         chips=chips[r.seat], ga=r.ga, rank=r.rank, points=r.points,
-                         won=r.seat in winners, detail=r.notes, rounds=table.rounds_done() or None)
-            for r in outcome.results
-        ]
-        with self._fenced(table) if fenced else contextlib.nullcontext():
+        paid = ledger.settlement(outcome, stake=table.stake, ga_stake=table.ga_stake)  # what the result shows
+        entries = ledger.entries(outcome, paid, table.seats, rounds=table.rounds_done() or None)
+        assert table.game_id is not None  # (a game over)
+        with self.core.fenced(table) if fenced else contextlib.nullcontext():
             await ledger.settle(self.db, game_id=table.game_id, guild_id=table.guild_id, game=table.game,
                                 entries=entries, outcome=table.state.view(None)["outcome"],
                                 lease=self.leases.lease(table.id) if fenced else None)
 
-    async def _settle_leftovers(self) -> None:
+    async def settle_leftovers(self) -> None:
         """Settle games that ended but were never settled (a settlement that kept failing)."""
         for row in await self.db.unsettled_games():
-            if row["game"] not in self.uis:
+            if row["game"] not in self.core.uis:
                 continue
-            state = await self.stored_state(row["id"])
+            state = await self.core.stored_state(row["id"])
             if not state.is_over:
                 continue
             seats = [Seat.from_json(s) for s in json.loads(row["seats"])]

@@ -86,7 +86,7 @@ class Leases:
         if not self.may_show(table_id):
             return False
         try:
-            left = await self.db.lease_left(Lease(table_id, self.holder, self.epochs[table_id]))
+            left = await self.db.leases.left(Lease(table_id, self.holder, self.epochs[table_id]))
         except Exception as exc:
             log.info("table %s: the lease could not be checked (%r); its messages wait", table_id, exc)
             return False
@@ -98,7 +98,7 @@ class Leases:
         if not self.enabled:
             return True
         sent = self._now()
-        epoch = await self.db.take_lease(table_id, self.holder, self.seconds)
+        epoch = await self.db.leases.take(table_id, self.holder, self.seconds)
         if epoch is None:
             return False
         self.epochs[table_id] = epoch
@@ -114,7 +114,7 @@ class Leases:
         held = dict(self.epochs)
         sent = self._now()
         try:
-            renewed, busy = await self.db.renew_leases(self.holder, held, self.seconds)
+            renewed, busy = await self.db.leases.renew(self.holder, held, self.seconds)
         except Exception:
             log.warning("renewing %d leases failed", len(held), exc_info=True)
             renewed, busy = set(), set(held)
@@ -143,4 +143,4 @@ class Leases:
         held = {table: self.epochs[table] for table in ids}
         for table in ids:
             self.forget(table)
-        await self.db.release_leases(self.holder, held)
+        await self.db.leases.release(self.holder, held)

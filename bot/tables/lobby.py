@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -12,23 +14,55 @@ from bot import i18n
 from bot.backends import database_failure
 from bot.db import LeaseLost
 from bot.i18n import _, ngettext, pgettext
-from .server_settings import server_defaults
 
 from .adapter import GameUI
 from .commands import common_options
-from .core import Refused, log, now
+from .core import Core, Refused, database_away, log, now, reply
 from .model import Seat, Table
+from .notices import POSTED, Notices
 from .outbox import Draft, Slot
+from .people import People
+from .play import Play
 from .retry import retry_delay
-from .showing import POSTED, ShowFlow
+from .server_settings import server_defaults
+from .showing import Showing
 
 
-class LobbyFlow(ShowFlow):
-    """Lobby clicks and the deal of each game."""
+@dataclass
+class Dealing:
+    """Where the next game's cards and seating come from."""
+
+    # A pack (or, for a match, the packs of its first rounds) to deal the next game from
+    # instead of a shuffle (tests and demos).
+    next_deck: list[str] | None = None
+    next_decks: list[list[str]] | None = None
+    next_seed: int | None = None
+    # The next game's seating as positions in the lobby (tests and demos): [2, 0, 1] seats
+    # the lobby's third player first. Otherwise a game whose seats are drawn is seated by
+    # seating_random (tests may seed it), the others as in the lobby.
+    next_seating: list[int] | None = None
+    seating_random: random.Random = field(default_factory=random.SystemRandom)
+    # Where a game's seed comes from when none is given (tests seed it: a red CI must mean
+    # that a change broke something, not an unlucky deal).
+    deal_random: random.Random = field(default_factory=random.SystemRandom)
+
+
+class Lobby:
+    """Lobbies and their clicks, the deal of each game, and rematches."""
+
+    def __init__(self, core: Core, people: People, showing: Showing, notices: Notices, play: Play) -> None:
+        self.core = core
+        self.db = core.db
+        self.leases = core.leases
+        self.people = people
+        self.showing = showing
+        self.notices = notices
+        self.play = play
+        self.dealing = Dealing()
 
     async def open_lobby(self, interaction: discord.Interaction, game: str, **given: Any) -> None:
         """``/<game> new``: ``given`` holds the command's options, None where not given."""
-        with i18n.language(await self.language_of(interaction)):
+        with i18n.language(await self.people.language_of(interaction)):
             try:
                 await self._open_lobby(interaction, game, given)
             except Exception as exc:
@@ -37,31 +71,32 @@ class LobbyFlow(ShowFlow):
                 if interaction.response.is_done():  # the lobby is shown, and driven here
                     log.warning("a lobby was opened, but remembering its message failed (%r)", exc)
                 else:
-                    await self.database_away(interaction, exc)
+                    await database_away(interaction, exc)
 
     async def _open_lobby(self, interaction: discord.Interaction, game: str, given: dict[str, Any]) -> None:
-        ui = self.uis[game]
-        cfg = self.config
-        if interaction.guild is None:
-            return await self.reply(interaction, _("Tables are opened in a server channel, not in DMs."))
+        ui = self.core.uis[game]
+        cfg = self.core.config
+        channel_id = interaction.channel_id
+        if interaction.guild is None or channel_id is None:
+            return await reply(interaction, _("Tables are opened in a server channel, not in DMs."))
         # what this server's admins set (/admin settings) over the config's defaults
         server = server_defaults(await self.db.server_settings(interaction.guild.id), cfg)
         if game in server.disabled_games:
-            allowed = [other.game.title for name, other in self.uis.items() if name not in server.disabled_games]
-            return await self.reply(interaction, (_(
+            allowed = [other.game.title for name, other in self.core.uis.items() if name not in server.disabled_games]
+            return await reply(interaction, (_(
                 "This server's admins have turned {game} off here, so no table of it can be opened. Games open "
                 "here: {games}.") if allowed else _(
                 "This server's admins have turned {game} off here, so no table of it can be opened.")).format(
                 game=ui.game.title, games=", ".join(allowed)))
         # the database, not this process's tables: another process may drive some of the channel's
-        open_here = await self.db.open_tables_in(interaction.channel_id)
+        open_here = await self.db.open_tables_in(channel_id)
         mine = next((t for t in open_here if t["status"] == "lobby" and t["host_id"] == interaction.user.id), None)
         if mine is not None:
-            return await self.reply(interaction, _(
+            return await reply(interaction, _(
                 "You already have an open lobby here (table #{table}): start it or cancel it before opening "
                 "another.").format(table=mine["id"]))
         if len(open_here) >= server.max_tables:
-            return await self.reply(interaction, ngettext(
+            return await reply(interaction, ngettext(
                 "This channel already has {n} open table.", "This channel already has {n} open tables.",
                 len(open_here)).format(n=len(open_here)))
         # the limits Discord shows are the ones enforced here (a client may send anything)
@@ -70,10 +105,10 @@ class LobbyFlow(ShowFlow):
             if value is None:
                 continue
             if option.choices and value not in option.choices:
-                return await self.reply(interaction, _("`{option}` must be one of {values}.").format(
+                return await reply(interaction, _("`{option}` must be one of {values}.").format(
                     option=pgettext("option name", option.name), values=", ".join(option.choices)))
             if option.low is not None and not option.low <= value <= option.high:
-                return await self.reply(interaction, _("`{option}` must be {low}–{high}.").format(
+                return await reply(interaction, _("`{option}` must be {low}–{high}.").format(
                     option=pgettext("option name", option.name), low=option.low, high=option.high))
         # a table's own options win over the server's defaults, which win over the config's
         stake = server.stake if given.get("stake") is None else given["stake"]
@@ -89,7 +124,7 @@ class LobbyFlow(ShowFlow):
         if not server.threads:
             options["in_channel"] = True  # kept with the table: its start, rematches and restarts follow it
         host = Seat(interaction.user.id, interaction.user.display_name)
-        table = await self.new_table(guild_id=interaction.guild.id, channel_id=interaction.channel_id, game=game,
+        table = await self.new_table(guild_id=interaction.guild.id, channel_id=channel_id, game=game,
                                      options=options, host=host, guild_name=interaction.guild.name)
         await self._post_lobby(interaction, table)
         self._check_dms(interaction, table)
@@ -98,33 +133,37 @@ class LobbyFlow(ShowFlow):
                         guild_name: str | None) -> Table:
         """A new lobby, saved and driven by this process (its lease is taken with its row, so
         no other process ever sees it without a driver); its expiry is armed."""
-        seats = [host.to_json()]
+        if host.user_id is None:
+            raise ValueError("an AI seat hosts no table")
+        host_id, seats = host.user_id, [host.to_json()]
         if self.leases.enabled:
             async with self.db.transaction():
                 table_id = await self.db.insert_table(guild_id=guild_id, channel_id=channel_id, game=game,
-                                                      options=options, host_id=host.user_id, seats=seats,
+                                                      options=options, host_id=host_id, seats=seats,
                                                       guild_name=guild_name)
                 if not await self.leases.take(table_id):
                     raise RuntimeError(f"the new table {table_id} has a lease already")
         else:
             table_id = await self.db.insert_table(guild_id=guild_id, channel_id=channel_id, game=game,
-                                                  options=options, host_id=host.user_id, seats=seats,
+                                                  options=options, host_id=host_id, seats=seats,
                                                   guild_name=guild_name)
         table = Table(id=table_id, guild_id=guild_id, channel_id=channel_id, game=game, options=options,
-                      host_id=host.user_id, status="lobby", seats=[host], guild_name=guild_name)
-        self.tables[table_id] = table
-        table.lobby_expires_at = now() + self.config.lobby_timeout_seconds
-        await self._save_table(table, lobby_expires_at=table.lobby_expires_at)
-        self._arm_lobby_expiry(table)
+                      host_id=host_id, status="lobby", seats=[host], guild_name=guild_name)
+        self.core.tables[table_id] = table
+        table.lobby_expires_at = now() + self.core.config.lobby_timeout_seconds
+        await self.core.save_table(table, lobby_expires_at=table.lobby_expires_at)
+        self.arm_expiry(table)
         return table
 
     async def _post_lobby(self, interaction: discord.Interaction, table: Table) -> None:
         """The lobby as the answer to the command or click that opened it (free of the global
         limit); if that answer fails, the outbox posts it in the channel instead."""
-        slot = self._show_lobby(table, interaction.channel_id or table.play_channel_id)
+        slot = self.showing.show_lobby(table, interaction.channel_id or table.play_channel_id)
         slot.answering += 1
+        message: discord.Message
         try:
             draft = await slot.build(slot)
+            assert draft is not None and draft.embed is not None and draft.view is not None  # (an open lobby's)
             if interaction.response.is_done():  # a click routed from another process
                 message = await interaction.followup.send(embed=draft.embed, view=draft.view, wait=True)
             else:
@@ -134,12 +173,12 @@ class LobbyFlow(ShowFlow):
             log.info("the lobby of table %s could not be the answer; the outbox posts it", table.id)
         else:
             slot.message_id, slot.channel_id = message.id, message.channel.id
-            self.presenter(table).confirmed(slot, draft.signature)
+            self.core.presenter(table).confirmed(slot, draft.signature)
             table.lobby_message_id = message.id
-            await self._save_table(table, lobby_message_id=message.id)
+            await self.core.save_table(table, lobby_message_id=message.id)
         finally:
             slot.answering -= 1
-            self.presenter(table).touch("lobby")
+            self.core.presenter(table).touch("lobby")
 
     def _check_dms(self, interaction: discord.Interaction, table: Table) -> None:
         """A player learns at once, not at the deal, when his DMs are closed to the bot (and how
@@ -147,27 +186,27 @@ class LobbyFlow(ShowFlow):
         user = interaction.user
 
         async def build(slot: Slot) -> Draft:
-            with i18n.language(await self.dm_language(user.id)):
+            with i18n.language(await self.people.dm_language(user.id)):
                 text = _("You sit at **{game}** table #{table} in {server} · {channel}: your hand will arrive "
-                         "here when the game starts.").format(game=self.ui_of(table).game.title, table=table.id,
+                         "here when the game starts.").format(game=self.core.ui_of(table).game.title, table=table.id,
                                                               server=table.guild_name or "",
                                                               channel=f"<#{table.channel_id}>")
             return Draft(text, content=text)
 
         async def closed(slot: Slot) -> None:
-            with i18n.language(await self.dm_language(user.id)):
+            with i18n.language(await self.people.dm_language(user.id)):
                 await interaction.followup.send(_(
                     "I can't send you DMs (your privacy settings close them to the bot). You can still play: when "
                     "the game starts, press **My hand** on the table message to see your hand and play privately. "
                     "To get your hand by DM, allow direct messages from server members."), ephemeral=True)
 
-        self.presenter(table).add(Slot(f"welcome:{user.id}", build, user_id=user.id, once=True, order=POSTED,
+        self.core.presenter(table).add(Slot(f"welcome:{user.id}", build, user_id=user.id, once=True, order=POSTED,
                                        closed=closed))
 
-    def _arm_lobby_expiry(self, table: Table) -> None:
+    def arm_expiry(self, table: Table) -> None:
         if table.lobby_timer is not None:
             table.lobby_timer.cancel()
-        table.lobby_timer = self._spawn(self._expire_lobby(table), f"lobby-{table.id}", table)
+        table.lobby_timer = self.core.spawn(self._expire_lobby(table), f"lobby-{table.id}", table)
 
     async def _expire_lobby(self, table: Table) -> None:
         """Close a lobby nobody started in time, so that no one can hold a channel's seats forever."""
@@ -179,7 +218,7 @@ class LobbyFlow(ShowFlow):
                         table.lobby_expires_at > now() + 0.5:
                     return
                 try:
-                    await self._save_table(table, status="cancelled")
+                    await self.core.save_table(table, status="cancelled")
                 except LeaseLost:
                     return  # another process drives the table now
                 except Exception:  # the database is locked or full: the lobby closes a little later
@@ -189,20 +228,20 @@ class LobbyFlow(ShowFlow):
                     continue
                 table.status = "cancelled"
                 table.lobby_timer = None
-                self._close_table(table)
+                self.core.close_table(table)
                 break
-        minutes = max(1, round(self.config.lobby_timeout_seconds / 60))
+        minutes = max(1, round(self.core.config.lobby_timeout_seconds / 60))
         with i18n.language(table.language):
             table.lobby_note = ngettext("Expired: nobody started this table within {n} minute.",
                                         "Expired: nobody started this table within {n} minutes.",
                                         minutes).format(n=minutes)
-        self.presenter(table).touch("lobby")
+        self.core.presenter(table).touch("lobby")
 
-    async def _lobby_click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
-        ui = self.ui_of(table)
+    async def click(self, interaction: discord.Interaction, table: Table, key: str) -> None:
+        ui = self.core.ui_of(table)
         user = interaction.user
         async with table.lock:
-            if key == "cancel" and table.status == "playing" and self._cancellable(table):
+            if key == "cancel" and table.status == "playing" and self.showing.cancellable(table):
                 return await self._cancel_unseen_game(interaction, table)
             if table.status != "lobby":
                 raise Refused(_("This lobby is closed."))
@@ -219,11 +258,11 @@ class LobbyFlow(ShowFlow):
                     raise Refused(_("You are not seated at this table."))
                 del table.seats[seat]
                 if user.id == table.host_id:
-                    humans = [s for s in table.seats if not s.is_ai]
-                    if not humans:
+                    people = [s.user_id for s in table.seats if s.user_id is not None]
+                    if not people:
                         table.status = "cancelled"
                     else:
-                        table.host_id = humans[0].user_id
+                        table.host_id = people[0]
             elif key == "ai":
                 if seat is None:
                     raise Refused(_("Only seated players can add AI seats."))
@@ -244,22 +283,22 @@ class LobbyFlow(ShowFlow):
             else:
                 raise Refused(_("That control is not valid."))
             try:
-                await self._save_table(table, seats=table.seats_json(), status=table.status, host_id=table.host_id)
+                await self.core.save_table(table, seats=table.seats_json(), status=table.status, host_id=table.host_id)
                 if key == "start":
                     if not interaction.response.is_done():
                         await interaction.response.defer()  # the deal (a thread, SQLite) may take a moment
                     with i18n.language(table.language):
-                        await self._start_game(table, interaction.message)
+                        await self.start_game(table, interaction.message)
             except Exception:
                 log.exception("table %s: a lobby click (%s) could not be saved", table.id, key)
                 table.seats, table.status, table.host_id = before
                 raise Refused(_("That could not be saved, so nothing changed. Please try again."))
             if table.status == "cancelled":
-                self._close_table(table)
+                self.core.close_table(table)
             if table.status != "lobby" and table.lobby_timer is not None:
                 table.lobby_timer.cancel()
                 table.lobby_timer = None
-            await self._answer_lobby(interaction, table)
+            await self.showing.answer_lobby(interaction, table)
             if key == "join":
                 self._check_dms(interaction, table)
 
@@ -268,29 +307,29 @@ class LobbyFlow(ShowFlow):
         is aborted, no chip moves, and nobody is left at a table he cannot see."""
         if interaction.user.id != table.host_id:
             raise Refused(_("Only the host, {host}, can cancel this table.").format(host=f"<@{table.host_id}>"))
-        with self._fenced(table):
+        assert table.game_id is not None  # (its game is dealt)
+        with self.core.fenced(table):
             async with self.db.transaction():
-                if self.leases.enabled:
-                    await self.db.check_lease(self.leases.lease(table.id))
+                await self.core.check_lease(table)
                 await self.db.finish_game(table.game_id, "aborted", None)
                 await self.db.update_table(table.id, status="cancelled", turn_deadline=None)
         table.status = "cancelled"
         table.deadline = None
-        self._close_table(table)
-        presenter = self.presenter(table)
+        self.core.close_table(table)
+        presenter = self.core.presenter(table)
         for key in [k for k in presenter.slots if k != "lobby"]:
             presenter.drop(key)
-        self._unnotify(table, list(table.notices))  # nobody's turn any more
-        await self._answer_lobby(interaction, table)
+        self.notices.unnotify(table, list(table.notices))  # nobody's turn any more
+        await self.showing.answer_lobby(interaction, table)
 
-    async def _start_game(self, table: Table, lobby_message: discord.Message | None) -> None:
+    async def start_game(self, table: Table, lobby_message: discord.Message | None) -> None:
         """Deal, persist, open the thread, post the table and send the hands. Caller holds the lock."""
-        ui = self.ui_of(table)
-        deck, self.next_deck = self.next_deck, None
-        decks, self.next_decks = self.next_decks, None
-        seed, self.next_seed = self.next_seed, None
+        ui = self.core.ui_of(table)
+        deck, self.dealing.next_deck = self.dealing.next_deck, None
+        decks, self.dealing.next_decks = self.dealing.next_decks, None
+        seed, self.dealing.next_seed = self.dealing.next_seed, None
         if seed is None:
-            seed = self.deal_random.randrange(2**63)
+            seed = self.dealing.deal_random.randrange(2**63)
         table.seats = self._seat_players(table, ui)
         previous_winner = await self._previous_winner(table)
         state = ui.game.new(len(table.seats), seed=seed, deck=deck, decks=decks,
@@ -302,10 +341,9 @@ class LobbyFlow(ShowFlow):
             thread_id = await self._open_thread(table, lobby_message)
         game_no = table.game_no + 1
         deadline = now() + table.turn_seconds
-        with self._fenced(table):
+        with self.core.fenced(table):
             async with self.db.transaction():
-                if self.leases.enabled:
-                    await self.db.check_lease(self.leases.lease(table.id))
+                await self.core.check_lease(table)
                 game_id = await self.db.insert_game(
                     table_id=table.id, game_no=game_no, guild_id=table.guild_id, game=table.game,
                     seats=table.seats_json(), options=record["options"], decks=dealt, seed=record.get("seed"),
@@ -323,24 +361,24 @@ class LobbyFlow(ShowFlow):
         table.log.append(_("Game {number} dealt; {player} opens.").format(number=table.game_no,
                                                                            player=table.names()[0]))
         # the outbox posts the table and the hands; a person's clock starts once he sees his hand
-        presenter = self.presenter(table)
+        presenter = self.core.presenter(table)
         earlier = {slot.user_id: slot for key, slot in presenter.slots.items() if key.startswith("hand:")}
         for key in [k for k in presenter.slots if k.startswith(("hand:", "table"))]:
             presenter.drop(key)
-        self._show_table(table)
+        self.showing.show_table(table)
         for seat in range(len(table.seats)):
             if table.seats[seat].is_ai:
                 continue
-            if not self.config.hands_by_dm:  # he plays through My hand (a turn is told in the channel)
+            if not self.core.config.hands_by_dm:  # he plays through My hand (a turn is told in the channel)
                 table.dm_closed.add(seat)
             else:  # (the last game's hand retired once this one is there)
-                self._show_hand(table, seat, replaces=earlier.get(table.seats[seat].user_id))
+                self.showing.show_hand(table, seat, replaces=earlier.get(table.seats[seat].user_id))
         table.acting.clear()
-        self._acting_now(table)  # the new hand messages tell their players
+        self.notices.acting_now(table)  # the new hand messages tell their players
         if state.is_over:  # e.g. a Phỏm hand dealt all in phỏm wins before anyone plays
-            self._after_move(table)
+            self.play.after_move(table)
         else:
-            self._schedule(table)
+            self.play.schedule(table)
 
     def _seat_players(self, table: Table, ui: GameUI) -> list[Seat]:
         """The seats of the game being dealt (the caller saves them as the table's and the
@@ -354,11 +392,11 @@ class LobbyFlow(ShowFlow):
         to the table: seating them is the table's job, as for every game, and the engine stays
         pure (no randomness but its seed) with a record that replays unchanged against the
         seats stored with the game."""
-        seating, self.next_seating = self.next_seating, None
+        seating, self.dealing.next_seating = self.dealing.next_seating, None
         if seating is None:
             seating = list(range(len(table.seats)))
             if ui.seats_drawn:
-                self.seating_random.shuffle(seating)
+                self.dealing.seating_random.shuffle(seating)
         if sorted(seating) != list(range(len(table.seats))):
             raise ValueError(f"next_seating {seating} is not an order of {len(table.seats)} seats")
         return [table.seats[i] for i in seating]
@@ -391,14 +429,14 @@ class LobbyFlow(ShowFlow):
         if not allowed:
             return None
         try:
-            await self.budget.spend(f"table {table.id}")
-            thread = await lobby_message.create_thread(name=f"{self.ui_of(table).game.title} #{table.id}")
+            await self.core.budget.spend(f"table {table.id}")
+            thread = await lobby_message.create_thread(name=f"{self.core.ui_of(table).game.title} #{table.id}")
         except discord.HTTPException:
             log.info("could not open a thread for table %s; playing in the channel", table.id)
             return None
         return thread.id
 
-    async def _rematch(self, interaction: discord.Interaction, table: Table) -> None:
+    async def rematch(self, interaction: discord.Interaction, table: Table) -> None:
         """A new lobby with the same seats, winner first: saved before anything is shown, then
         shown as the answer to the click (the outbox posts it if that answer fails)."""
         if table.seat_of(interaction.user.id) is None:
@@ -409,22 +447,22 @@ class LobbyFlow(ShowFlow):
             if table.status != "finished":
                 raise Refused(_("A rematch is already open."))
             seats = list(table.seats)
-            if table.state is not None and table.state.is_over and not self.ui_of(table).seats_drawn:
+            if table.state is not None and table.state.is_over and not self.core.ui_of(table).seats_drawn:
                 # Winner first next game (after a draw the next seat opens); a game whose
                 # seats are drawn is seated by a new draw at the start.
                 winner = table.state.outcome().winner
                 first = winner if winner is not None else 1 % len(seats)
                 seats = seats[first:] + seats[:first]
             seats = [Seat(seat.user_id, seat.name) for seat in seats]  # nobody is away any more
-            expires = now() + self.config.lobby_timeout_seconds
+            expires = now() + self.core.config.lobby_timeout_seconds
             try:
-                await self._save_table(table, status="lobby", lobby_message_id=None,
-                                       seats=[seat.to_json() for seat in seats], lobby_expires_at=expires)
+                await self.core.save_table(table, status="lobby", lobby_message_id=None,
+                                           seats=[seat.to_json() for seat in seats], lobby_expires_at=expires)
             except Exception:
                 log.exception("table %s: a rematch could not be saved", table.id)
                 raise Refused(_("The rematch could not be saved, so nothing changed. Please try again."))
             table.status, table.seats, table.lobby_expires_at = "lobby", seats, expires
             table.lobby_note, table.lobby_message_id = None, None
             table.state = None
-            self._arm_lobby_expiry(table)
+            self.arm_expiry(table)
         await self._post_lobby(interaction, table)

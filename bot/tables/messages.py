@@ -14,7 +14,9 @@ from rendering.table_picture import render_table_picture_async
 
 from bot.i18n import _, ngettext, number, pgettext
 
-from .adapter import GameUI, HandImage, Selection, SelectSpec, Settlement, chips
+from bot.ledger import Settlement
+
+from .adapter import GameUI, HandImage, Selection, SelectSpec, chips
 from .commands import AI_LEVEL, LANGUAGE
 from .controls import ControlId, button, select
 from .model import Table
@@ -181,8 +183,9 @@ def table_embed(table: Table, ui: GameUI, *, picture: bool = False) -> discord.E
     lines = []
     between_rounds = table.pause_until is not None and not ui.deciding(view)
     if view.get("outcome") is None and between_rounds:
+        when = f"<t:{int(table.pause_until or 0)}:R>"
         lines.append(_("Round {round} is over · the next round starts {when} (or when everyone clicks "
-                       "**Next round**)").format(round=table.rounds_done(), when=f"<t:{int(table.pause_until)}:R>"))
+                       "**Next round**)").format(round=table.rounds_done(), when=when))
     elif view.get("outcome") is None:
         acting = ", ".join(f"**{names[s]}**" for s in view["to_act"])
         if table.deadline is not None and any(not table.seats[s].auto for s in view["to_act"]):
@@ -304,7 +307,8 @@ def hand_shown(table: Table, ui: GameUI, seat: int) -> HandShown:
         content += "\n💤 " + _("You are marked away: the AI plays for you until you click **I'm back**.")
     if between_rounds and view.get("outcome") is None:
         content += "\n⏸️ " + _("Round {round} is over (its result is in {channel}). The next round starts {when}.").format(
-            round=table.rounds_done(), channel=f"<#{table.play_channel_id}>", when=f"<t:{int(table.pause_until)}:R>")
+            round=table.rounds_done(), channel=f"<#{table.play_channel_id}>",
+            when=f"<t:{int(table.pause_until or 0)}:R>")
     over = view.get("outcome") is not None or between_rounds
     controls = discord.ui.View(timeout=None)
     material: tuple = (image, over, away)
@@ -343,20 +347,16 @@ def seat_selection(table: Table, ui: GameUI, view: dict, seat: int) -> Selection
     return cards
 
 
-def settlement(table: Table, outcome: Any) -> Settlement:
-    """What the game paid each seat in chips, as the ledger records it (gà at the table's ``ga_stake``)."""
-    return Settlement.of(outcome, stake=table.stake, ga_stake=int(table.options.get("ga_stake", 0)))
-
-
-def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str]) -> discord.Embed:
+def result_embed(table: Table, ui: GameUI, outcome: Any, names: list[str], paid: Settlement) -> discord.Embed:
     """The end of a game: summary (from the engine's phrases and the seats' names), ranking, payments;
-    every amount in chips, at the stake the game was played for."""
+    every amount in chips, at the stake the game was played for: each seat's chips as the ledger
+    records them (``paid``: :func:`bot.ledger.settlement`)."""
     ui = ui.at_stake(table.stake)
     embed = discord.Embed(title=_("{game} · table #{table} · game {number} — result").format(
         game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
     summary = ui.summary_text(outcome.summary, names)
     embed.description = summary or (_("Drawn game: no payments.") if outcome.is_draw else "")
-    won = settlement(table, outcome).chips
+    won = paid.chips
     lines = []
     for r in sorted(outcome.results, key=lambda r: (r.rank, r.seat)):
         parts = [f"**{r.rank}. {names[r.seat]}**"]

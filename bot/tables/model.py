@@ -105,6 +105,11 @@ class Table:
         return int(self.options.get("stake", 1))
 
     @property
+    def ga_stake(self) -> int:
+        """Chips per gà point (Chắn; 0: gà moves no chips)."""
+        return int(self.options.get("ga_stake", 0))
+
+    @property
     def turn_seconds(self) -> int:
         return int(self.options["turn_seconds"])
 

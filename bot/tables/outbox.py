@@ -20,7 +20,7 @@ import inspect
 import io
 import logging
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, cast
 
 import discord
 
@@ -251,7 +251,7 @@ class Presenter:
                 slot.failures, "" if slot.failures == 1 else "s", exc, delay)
 
     async def _push(self, slot: Slot) -> None:
-        if slot.unrecorded is not None:
+        if slot.unrecorded is not None and slot.posted is not None:
             # it reached Discord, but remembering so failed: remember it now, never post it twice
             await slot.posted(slot, slot.unrecorded)
             slot.unrecorded = None
@@ -311,7 +311,7 @@ class Presenter:
     async def _delete(self, slot: Slot) -> None:
         await self._spend()
         try:
-            await self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id).delete()
+            await self._message(slot).delete()
         except discord.NotFound:
             pass  # gone already
         if slot.deleted is not None:
@@ -388,12 +388,21 @@ class Presenter:
         return await self._post_to(slot.fallback_channel_id, kwargs)
 
     async def _post_to(self, channel_id: int | None, kwargs: dict[str, Any]) -> discord.Message:
+        if channel_id is None:
+            raise ValueError(f"{self.name}: a message with nowhere to go")
         await self._spend()
-        channel = self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+        channel = cast(discord.abc.Messageable,
+                       self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id))
         file = kwargs.pop("attachments", None)
         if file:
             kwargs["files"] = file
         return await channel.send(**{k: v for k, v in kwargs.items() if v is not None or k == "content"})
+
+    def _message(self, slot: Slot) -> discord.PartialMessage:
+        """The slot's message on Discord, by its channel and id (known once it was posted)."""
+        if slot.channel_id is None or slot.message_id is None:
+            raise ValueError(f"{self.name}: {slot.key} has no message yet")
+        return self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id)
 
     async def _edit(self, slot: Slot, draft: Draft, *, through: discord.Interaction | None = None) -> None:
         upload = draft.attachment is not None and draft.attachment.key != slot.attachment_key
@@ -405,9 +414,8 @@ class Presenter:
             await through.edit_original_response(**kwargs)
         else:
             await self._spend()
-            channel = self.bot.get_partial_messageable(slot.channel_id)
-            await channel.get_partial_message(slot.message_id).edit(**kwargs)
-        if upload:
+            await self._message(slot).edit(**kwargs)
+        if upload and draft.attachment is not None:
             slot.attachment_key = draft.attachment.key
 
     @staticmethod

@@ -274,7 +274,7 @@ def check_shown(players, table, drawn) -> None:
 
 async def test_a_concan_table_seats_its_players_in_a_drawn_order(simcord_env):
     env = simcord_env
-    env.bot.tables.seating_random = random.Random(5)  # the draw, seeded: the same seatings every run
+    env.bot.tables.lobby.dealing.seating_random = random.Random(5)  # the draw, seeded: the same seatings every run
     starts = []
     for _ in range(4):
         players = await start_table(env, "concan", 2, 1, seating=None, rounds=1)
@@ -295,15 +295,15 @@ async def test_a_concan_table_seats_its_players_in_a_drawn_order(simcord_env):
 
 async def test_other_games_keep_the_lobbys_order(simcord_env):
     env = simcord_env
-    env.bot.tables.seating_random = CountingRandom(5)
+    env.bot.tables.lobby.dealing.seating_random = CountingRandom(5)
     await start_table(env, "chinchon", 2, 1, seating=None)
     assert [seat.name for seat in table_of(env).seats] == ["lan", "minh", "AI 1"]
-    assert env.bot.tables.seating_random.draws == 0
+    assert env.bot.tables.lobby.dealing.seating_random.draws == 0
 
 
 async def test_a_concan_rematch_draws_a_new_seating(simcord_env):
     env = simcord_env
-    source = env.bot.tables.seating_random = CountingRandom(3)
+    source = env.bot.tables.lobby.dealing.seating_random = CountingRandom(3)
     players = await start_table(env, "concan", 1, 2, seating=None, rounds=1, turn_seconds=30)
     (lan,) = players.members
     table = table_of(env)
@@ -329,7 +329,7 @@ async def test_a_concan_rematch_draws_a_new_seating(simcord_env):
 
 async def test_a_concan_seating_survives_a_restart(simcord_env, bot_factory):
     env = simcord_env
-    env.bot.tables.seating_random = random.Random(1)
+    env.bot.tables.lobby.dealing.seating_random = random.Random(1)
     players = await start_table(env, "concan", 2, 1, seating=None, rounds=2, turn_seconds=30)
     lan, minh = players.members
     table = table_of(env)

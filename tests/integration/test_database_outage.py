@@ -69,7 +69,7 @@ async def test_a_database_restart_mid_game_loses_no_table(monkeypatch):
             moves = [row["idx"] for row in await db.fetchall(
                 "SELECT idx FROM actions WHERE game_id = ? ORDER BY idx", (game["id"],))]
             assert moves == list(range(len(moves)))
-            state = await service.stored_state(game["id"])
+            state = await service.core.stored_state(game["id"])
             assert state.is_over, "the record replays to the end"
     finally:
         if service is not None:

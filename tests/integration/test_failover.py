@@ -233,7 +233,7 @@ async def _check_every_game(db: Database, events: dict[str, list[dict]], w2_tabl
         rows = await db.fetchall("SELECT chips FROM ledger WHERE game_id = ?", (game["id"],))
         assert len(rows) == len(json.loads(game["seats"])) and sum(r["chips"] for r in rows) == 0
         # the record replays to the outcome stored with the settlement
-        state = await service.stored_state(game["id"])
+        state = await service.core.stored_state(game["id"])
         assert state.is_over and json.loads(game["outcome"]) == json.loads(json.dumps(state.view(None)["outcome"]))
         idx = [r["idx"] for r in await db.fetchall("SELECT idx FROM actions WHERE game_id = ? ORDER BY idx",
                                                    (game["id"],))]

@@ -79,7 +79,7 @@ async def test_a_result_whose_image_fails_is_posted_without_it(simcord_env, monk
     async def broken(*args, **kwargs):
         raise OSError("out of memory in the renderer")
 
-    monkeypatch.setattr("bot.tables.showing.render_rows_async", broken)
+    monkeypatch.setattr("bot.tables.results.render_rows_async", broken)
     players = await start_table(env, "phom", 1, 1)
     (lan,) = players.members
     await play_until_over(players, lan)

@@ -25,9 +25,9 @@ async def expire(db: Database, holder: str) -> None:
 
 async def beat(service) -> None:
     """One beat of the service's keeper: renewals, then adoptions (which it runs apart)."""
-    await service._keep()
-    if service._scanning is not None:
-        await service._scanning
+    await service.driving._keep()
+    if service.driving._scanning is not None:
+        await service.driving._scanning
 
 
 @pytest.fixture
@@ -52,24 +52,24 @@ async def test_one_holder_at_a_time_and_every_write_fenced(database):
         table = await db.insert_table(guild_id=1, channel_id=2, game="phom", options={}, host_id=3, seats=[])
         game = await db.insert_game(table_id=table, game_no=1, guild_id=1, game="phom", seats=[], options={},
                                     decks=[[]], stake=1)
-        first = await db.take_lease(table, "a", 10)
+        first = await db.leases.take(table, "a", 10)
         assert first is not None
-        assert await db.take_lease(table, "b", 10) is None, "a live lease of another process stands"
-        assert await db.renew_leases("a", {table: first}, 10) == ({table}, set())
-        assert await db.renew_leases("b", {table: first}, 10) == (set(), set())
+        assert await db.leases.take(table, "b", 10) is None, "a live lease of another process stands"
+        assert await db.leases.renew("a", {table: first}, 10) == ({table}, set())
+        assert await db.leases.renew("b", {table: first}, 10) == (set(), set())
         await db.append_action(game, 0, 0, "d", lease=Lease(table, "a", first))
 
         await expire(db, "a")
-        second = await db.take_lease(table, "b", 10)
+        second = await db.leases.take(table, "b", 10)
         assert second is not None and second > first
-        assert await db.renew_leases("a", {table: first}, 10) == (set(), set()), "a learns at its next renewal"
+        assert await db.leases.renew("a", {table: first}, 10) == (set(), set()), "a learns at its next renewal"
         with pytest.raises(LeaseLost):
             await db.append_action(game, 1, 0, "x", lease=Lease(table, "a", first))
         with pytest.raises(LeaseLost):
             await db.update_table(table, lease=Lease(table, "a", first), status="cancelled")
         with pytest.raises(LeaseLost):
             async with db.transaction():
-                await db.check_lease(Lease(table, "a", first))
+                await db.leases.check(Lease(table, "a", first))
         # what a table remembers of its messages is fenced too: a stale driver never overwrites
         # the message ids of the new driver's posts
         await db.save_hand_message(game, 0, 50, 500, lease=Lease(table, "b", second))
@@ -89,14 +89,14 @@ async def test_one_holder_at_a_time_and_every_write_fenced(database):
 
         # a restarted b (same name) takes its own lease back at once, with a new epoch that
         # fences whatever its previous life still had in memory
-        third = await db.take_lease(table, "b", 10)
+        third = await db.leases.take(table, "b", 10)
         assert third is not None and third > second
         with pytest.raises(LeaseLost):
             await db.append_action(game, 2, 0, "x", lease=Lease(table, "b", second))
         # given up: free at once, and its epochs never come back
-        await db.release_leases("b", {table: third})
-        assert not (await db.lease_of(table))["live"]
-        fourth = await db.take_lease(table, "a", 10)
+        await db.leases.release("b", {table: third})
+        assert not (await db.leases.of(table))["live"]
+        fourth = await db.leases.take(table, "a", 10)
         assert fourth is not None and fourth > third
         assert await db.actions(game) == [(0, "d"), (0, "e")]
         assert (await db.get_table(table))["status"] == "playing"
@@ -118,20 +118,20 @@ async def test_a_take_that_waited_for_a_write_installs_a_live_lease(database):
     db = await Database.open(database)
     try:
         table = await db.insert_table(guild_id=1, channel_id=2, game="phom", options={}, host_id=3, seats=[])
-        assert await db.take_lease(table, "a", 10) is not None
+        assert await db.leases.take(table, "a", 10) is not None
         await expire(db, "a")
         released = asyncio.Event()
         writing = asyncio.create_task(hold_share_lock(db, table, released))
         await asyncio.sleep(0.2)
-        taking = asyncio.create_task(db.take_lease(table, "b", 1))
+        taking = asyncio.create_task(db.leases.take(table, "b", 1))
         await asyncio.sleep(1.5)  # longer than the lease the take asks for
         assert not taking.done(), "the take waits for the write"
         released.set()
         await writing
         assert await taking is not None
-        lease = await db.lease_of(table)
+        lease = await db.leases.of(table)
         assert lease["holder"] == "b" and lease["live"], "the lease taken is live"
-        assert await db.take_lease(table, "c", 1) is None
+        assert await db.leases.take(table, "c", 1) is None
     finally:
         await db.close()
 
@@ -147,7 +147,7 @@ async def test_one_locked_lease_fails_over_only_its_own_table(services, database
     try:
         await asyncio.sleep(2.5)  # more than the lease: renewals every 0.5 s meanwhile
         assert not other.dropped and other.id in a.tables, "the other table's lease was renewed"
-        assert (await outside.lease_of(other.id))["live"]
+        assert (await outside.leases.of(other.id))["live"]
         assert a.leases.may_show(other.id)
     finally:
         released.set()
@@ -159,15 +159,15 @@ async def test_a_routed_click_is_claimed_once_and_only_by_the_driver(database):
     db = await Database.open(database)
     try:
         table = await db.insert_table(guild_id=1, channel_id=2, game="phom", options={}, host_id=3, seats=[])
-        epoch = await db.take_lease(table, "b", 10)
-        assert await db.route_click(77, table, "a", json.dumps({"id": "77"}), "b")
-        assert not await db.route_click(77, table, "a", "{}", "b"), "an interaction is routed once"
-        assert [r["interaction_id"] for r in await db.waiting_clicks([table], 60)] == [77]
-        assert await db.claim_click(77, Lease(table, "a", epoch)) is None, "only the table's driver claims it"
-        claimed = await db.claim_click(77, Lease(table, "b", epoch))
+        epoch = await db.leases.take(table, "b", 10)
+        assert await db.clicks.route(77, table, "a", json.dumps({"id": "77"}), "b")
+        assert not await db.clicks.route(77, table, "a", "{}", "b"), "an interaction is routed once"
+        assert [r["interaction_id"] for r in await db.clicks.waiting([table], 60)] == [77]
+        assert await db.clicks.claim(77, Lease(table, "a", epoch)) is None, "only the table's driver claims it"
+        claimed = await db.clicks.claim(77, Lease(table, "b", epoch))
         assert claimed["sender"] == "a" and json.loads(claimed["payload"]) == {"id": "77"}
-        assert await db.claim_click(77, Lease(table, "b", epoch)) is None, "applied at most once"
-        assert await db.waiting_clicks([table], 60) == []
+        assert await db.clicks.claim(77, Lease(table, "b", epoch)) is None, "applied at most once"
+        assert await db.clicks.waiting([table], 60) == []
     finally:
         await db.close()
 
@@ -177,10 +177,10 @@ async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(service
     # Lan (seat 0) opens; his turn has a minute; the AI plays at once
     table = await open_table(a, "phom", ai=1, people=1)
     for _ in range(100):
-        if a.can_see_hand(table, 0):
+        if a.showing.can_see_hand(table, 0):
             break
         await asyncio.sleep(0.01)
-    assert a.can_see_hand(table, 0) and list(table.state.to_act) == [0] and a.driven_count() == 1
+    assert a.showing.can_see_hand(table, 0) and list(table.state.to_act) == [0] and a.driven_count() == 1
     await beat(b)
     assert b.driven_count() == 0, "a's lease is live: nobody else drives its table"
 
@@ -193,7 +193,7 @@ async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(service
     # a wakes up: Lan's minute is over, its clock plays for him... and is refused
     async with table.lock:
         with pytest.raises(LeaseLost):
-            await a._time_out(table)
+            await a.play.time_out(table)
     assert table.dropped and table.id not in a.tables and a.driven_count() == 0
     await asyncio.sleep(0)
     assert table.clock.cancelled(), "its clock stopped at once"
@@ -204,13 +204,13 @@ async def test_a_stalled_driver_never_writes_after_its_table_was_adopted(service
             break
         if not adopted.state.is_over and list(adopted.state.to_act) == [0] and not adopted.seats[0].away:
             async with adopted.lock:
-                await b._time_out(adopted)
+                await b.play.time_out(adopted)
         await asyncio.sleep(0.005)
     assert adopted.status == "finished"
     db = b.db
     game = await db.get_game(adopted.game_id)
     assert game["status"] == "finished"
-    state = await b.stored_state(adopted.game_id)
+    state = await b.core.stored_state(adopted.game_id)
     assert state.record() == adopted.state.record() and state.is_over
     rows = await db.fetchall("SELECT chips FROM ledger WHERE game_id = ?", (adopted.game_id,))
     assert len(rows) == 2 and sum(r["chips"] for r in rows) == 0
@@ -227,7 +227,7 @@ def shown(service) -> int:
 def changed(service, table) -> None:
     """The table message must be shown anew (as if what it shows had changed)."""
     table.presenter.get("table").shown = None
-    service.request_refresh(table)
+    service.showing.request_refresh(table)
 
 
 async def test_a_stalled_driver_holds_its_messages_back(services):
@@ -237,10 +237,10 @@ async def test_a_stalled_driver_holds_its_messages_back(services):
     a, b = await services("a"), await services("b")
     table = await open_table(a, "phom", ai=1, people=1)
     for _ in range(100):
-        if a.can_see_hand(table, 0) and not table.presenter.pending():
+        if a.showing.can_see_hand(table, 0) and not table.presenter.pending():
             break
         await asyncio.sleep(0.01)
-    assert a.can_see_hand(table, 0) and not table.presenter.pending()
+    assert a.showing.can_see_hand(table, 0) and not table.presenter.pending()
 
     # a's last renewal is a lease-length ago, as after a freeze: a refresh waits, unsent
     before = shown(a)
@@ -286,7 +286,7 @@ async def test_a_driver_whose_clock_missed_its_stall_says_nothing_after_the_take
     a, b = await services("a"), await services("b")
     table = await open_table(a, "phom", ai=1, people=1)
     for _ in range(100):
-        if a.can_see_hand(table, 0) and not table.presenter.pending():
+        if a.showing.can_see_hand(table, 0) and not table.presenter.pending():
             break
         await asyncio.sleep(0.01)
     assert not table.presenter.pending()
@@ -307,5 +307,5 @@ async def test_a_clean_stop_gives_the_tables_up_at_once(services, database):
     await a.close()  # a clean stop: its leases are given up (no wait for their expiry)
     await beat(b)
     assert b.driven_count() == 1 and b.tables[table.id].game_id == table.game_id
-    lease = await b.db.lease_of(table.id)
+    lease = await b.db.leases.of(table.id)
     assert lease["holder"] == "b" and lease["live"]

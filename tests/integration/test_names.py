@@ -95,7 +95,7 @@ async def test_a_match_shows_names_literally_and_pictures_draw_them_as_they_are(
     lobby = players.channel.last_message
     assert lobby.embeds[0].fields[0].value == "\n".join(
         [f"{i + 1}. {names[name]}" for i, name in enumerate(raw)] + ["4. 🤖 AI 1 · normal"])  # (its level)
-    env.bot.tables.next_seating = [0, 1, 2, 3]  # the lobby's order (Concan draws one otherwise)
+    env.bot.tables.lobby.dealing.next_seating = [0, 1, 2, 3]  # the lobby's order (Concan draws one otherwise)
     await host.click(lobby, label="Start")
     table = table_of(env)
     assert [seat.name for seat in table.seats] == raw + ["AI 1"]

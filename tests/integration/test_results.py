@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import bot.tables.showing as showing
+import bot.tables.results as results
 from bot import i18n
 from bot.tables.messages import chips
 from tests.support.simhelpers import ledger_rows, let_the_clock_play, play_channel, start_table, table_of
@@ -16,13 +16,13 @@ from tests.support.simhelpers import ledger_rows, let_the_clock_play, play_chann
 def pictures(monkeypatch):
     """(title, rows) of every round or result picture the bot draws."""
     drawn: list[tuple[str, list]] = []
-    original = showing.render_rows_async
+    original = results.render_rows_async
 
     async def spy(rows, *, title="", deck="french"):
         drawn.append((title, list(rows)))
         return await original(rows, title=title, deck=deck)
 
-    monkeypatch.setattr(showing, "render_rows_async", spy)
+    monkeypatch.setattr(results, "render_rows_async", spy)
     return drawn
 
 

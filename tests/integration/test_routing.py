@@ -75,7 +75,7 @@ async def test_tables_spread_and_a_click_reaches_the_driver_once(simcord_env, bo
 
     # the same click heard twice is applied once
     for row in routed:
-        await a.db.notify({"kind": "click", "to": "b", "id": row["interaction_id"], "table": theirs.id})
+        await a.db.clicks.notify({"kind": "click", "to": "b", "id": row["interaction_id"], "table": theirs.id})
     await env.settle()
     assert theirs.version == 1 and await moves(a.db, theirs.game_id) == [0]
     assert theirs.arranged[0] is not arranged, "Auto-arrange was not toggled back by a second delivery"
@@ -173,7 +173,7 @@ async def test_a_click_reaching_the_old_driver_after_a_takeover_goes_to_the_new_
     (mine,) = a.tables.tables.values()
     lan = here.members[0]
     await a.db.execute("UPDATE leases SET expires_at = expires_at - 3600 WHERE holder = 'a'")
-    adopted = await b.tables.adopt(mine.id)
+    adopted = await b.tables.driving.adopt(mine.id)
     assert adopted is not None and mine.id in a.tables.tables, "a does not know yet"
 
     arranged = adopted.arranged.get(0, True)
@@ -190,8 +190,8 @@ async def test_a_click_reaching_the_old_driver_after_a_takeover_goes_to_the_new_
 async def die(bot) -> None:
     """The process is gone: nothing it ran goes on, and it gives nothing up (a crash)."""
     service = bot.tables
-    service._keeper.cancel()
-    await service._listener.close()
+    service.driving._keeper.cancel()
+    await service.driving._listener.close()
     for table in list(service.tables.values()):
-        service._stop_driving(table, "the process died")
+        service.core.stop_driving(table, "the process died")
     service.leases.epochs.clear()

@@ -18,9 +18,8 @@ from PIL import Image
 
 import rendering.compose as compose
 import rendering.table_picture as table_picture
-from bot import i18n
+from bot import i18n, ledger
 from bot.ai.levels import normal
-from bot.tables.adapter import Settlement
 from rendering.landscape import PICTURE_THEME
 from rendering.table import rows_image
 from rendering.table_picture import picture_names, table_picture_image
@@ -113,7 +112,7 @@ def pictures(game: str, players: int, pasted: list[Pasted]):
         image = rows_image(ui.round_rows(view, names, index), title=title, deck=ui.deck)
         yield f"round {index + 1}", image, list(pasted)
     pasted.clear()
-    paid = Settlement.of(state.outcome(), stake=10)
+    paid = ledger.settlement(state.outcome(), stake=10)
     image = rows_image(ui.result_rows(view, names, paid), title=f"{ui.game.title} · table #42 · game 1", deck=ui.deck)
     yield "result", image, list(pasted)
 

@@ -651,7 +651,7 @@ class Chaos:
             seen_games.add(key)
             label = f"table #{key[0]} game {key[1]} ({game['game']}, game id {game['id']})"
             try:
-                state = await self.bot.tables.stored_state(game["id"])
+                state = await self.bot.tables.core.stored_state(game["id"])
             except Exception as exc:  # noqa: BLE001
                 found.append(Violation("record", f"{label}: its record does not replay: {exc!r}"))
                 continue

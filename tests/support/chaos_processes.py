@@ -199,7 +199,7 @@ class ProcessesChaos(Chaos):
         take = leases.take
 
         async def taking(table_id: int) -> bool:
-            before = await leases.db.lease_of(table_id)
+            before = await leases.db.leases.of(table_id)
             taken = await take(table_id)
             if taken:
                 self.takes.append(Take(next(self.seq), self.now(), name, table_id,
@@ -208,14 +208,14 @@ class ProcessesChaos(Chaos):
             return taken
 
         leases.take = taking
-        for method in ("_lobby_click", "_table_click", "_play_click"):
-            original = getattr(service, method)
+        for part, method in ((service.lobby, "click"), (service.clicks, "table_click"), (service.hands, "click")):
+            original = getattr(part, method)
 
             def applying(interaction, *args, _original=original, **kwargs):
                 self.applied[interaction.id] += 1
                 return _original(interaction, *args, **kwargs)
 
-            setattr(service, method, applying)
+            setattr(part, method, applying)
 
     def make_faults(self) -> Faults:
         return CountingFaults(self)
@@ -548,11 +548,11 @@ class ProcessesChaos(Chaos):
 
 
 def _in_route(task: asyncio.Task) -> bool:
-    from bot.tables.driving import DriveFlow
+    from bot.tables.driving import Driving
 
     coro = task.get_coro()
     while coro is not None:
-        if getattr(coro, "cr_code", None) is DriveFlow._route.__code__:
+        if getattr(coro, "cr_code", None) is Driving._route.__code__:
             return True
         coro = getattr(coro, "cr_await", None)
     return False

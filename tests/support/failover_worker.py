@@ -80,7 +80,7 @@ async def run(args: argparse.Namespace) -> None:
                                      lease_seconds=args.lease, ai_delay_seconds=args.ai_delay, round_pause_seconds=1,
                                      table_edit_seconds=0.5)
 
-    apply, restore_table, stop_driving = service._apply, service.restore_table, service._stop_driving
+    apply, restore_table, stop_driving = service.play.apply, service.restoring.restore_table, service.core.stop_driving
 
     async def applied(table, seat, action, **kwargs):
         idx, epoch = table.version, service.leases.epochs.get(table.id)
@@ -98,7 +98,7 @@ async def run(args: argparse.Namespace) -> None:
             event("lost", table=table.id, why=why)
         stop_driving(table, why)
 
-    service._apply, service.restore_table, service._stop_driving = applied, restored, stopped
+    service.play.apply, service.restoring.restore_table, service.core.stop_driving = applied, restored, stopped
 
     loop = asyncio.get_running_loop()
     missed = [0.0]  # seconds of stalls the loop's clock did not count

@@ -3,8 +3,8 @@ picture tests."""
 
 from __future__ import annotations
 
+from bot import ledger
 from bot.ai.levels import normal
-from bot.tables.adapter import Settlement
 from bot.tables.model import Seat, Table
 from cogs.chan import ChanUI
 from cogs.chinchon import ChinchonUI
@@ -50,6 +50,6 @@ def pictures_of_a_game(game: str, players: int, seed: int = 3):
         for index in range(len(final["round_results"])):
             yield "round", rows_image(ui.round_rows(final, raw, index), title="Concan · table #42 · round 1",
                                       deck=ui.deck)
-    paid = Settlement.of(state.outcome(), stake=table.stake)
+    paid = ledger.settlement(state.outcome(), stake=table.stake)
     yield "result", rows_image(ui.result_rows(final, raw, paid), title=f"{ui.game.title} · table #42 · game 1",
                                deck=ui.deck)

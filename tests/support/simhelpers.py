@@ -138,8 +138,8 @@ def seed_deals(bot, name: str) -> None:
 
     async def seeded_setup() -> None:
         await setup()
-        bot.tables.deal_random = random.Random(f"deals of {name}")
-        bot.tables.seating_random = random.Random(f"seatings of {name}")
+        bot.tables.lobby.dealing.deal_random = random.Random(f"deals of {name}")
+        bot.tables.lobby.dealing.seating_random = random.Random(f"seatings of {name}")
 
     bot.setup_hook = seeded_setup
 
@@ -216,10 +216,11 @@ async def start_table(env, game: str, humans: int, ai: int, *, deck=None, decks=
     for _ in range(ai):
         await host.click(players.channel.last_message, label=i18n.in_language(lang, "Add AI"))
     service = (bot or env.bot).tables
-    service.next_deck = deck
-    service.next_decks = decks
-    service.next_seed = seed
-    service.next_seating = list(range(humans + ai)) if seating == "lobby" else seating
+    dealing = service.lobby.dealing
+    dealing.next_deck = deck
+    dealing.next_decks = decks
+    dealing.next_seed = seed
+    dealing.next_seating = list(range(humans + ai)) if seating == "lobby" else seating
     await host.click(players.channel.last_message, label=i18n.in_language(lang, "Start"))
     return players
 
@@ -317,7 +318,7 @@ async def adopt_in(env, bot, table_id: int):
     Discord's bot work: the tasks it starts for the table (its outbox, its clock) run on the
     simulated clock, as a beat's would."""
     with env._bot_scope():
-        table = await bot.tables.adopt(table_id)
+        table = await bot.tables.driving.adopt(table_id)
     await env.settle()
     return table
 

@@ -81,7 +81,7 @@ def quiet_pictures(monkeypatch: Any = None) -> None:
     """No picture is drawn (the result's rows, the attachments): it costs CPU, and nothing
     here looks at pictures."""
     import bot.tables.outbox as outbox
-    import bot.tables.showing as showing
+    import bot.tables.results as results
 
     async def no_rows(*args: Any, **kwargs: Any) -> bytes:
         return b"png"
@@ -90,10 +90,10 @@ def quiet_pictures(monkeypatch: Any = None) -> None:
         return {"content": draft.content, "embed": draft.embed, "view": draft.view}
 
     if monkeypatch is not None:
-        monkeypatch.setattr(showing, "render_rows_async", no_rows)
+        monkeypatch.setattr(results, "render_rows_async", no_rows)
         monkeypatch.setattr(outbox.Presenter, "_content", staticmethod(content))
     else:
-        showing.render_rows_async = no_rows
+        results.render_rows_async = no_rows
         outbox.Presenter._content = staticmethod(content)
 
 
@@ -131,13 +131,13 @@ async def open_table(service: TableService, game: str, *, ai: int, people: int =
     ui = service.uis[game]
     settings = {**ui.table_options({}, stake=1), "stake": 1, "seats": ai + people,
                 "turn_seconds": service.config.default_turn_seconds, "language": "en", **options}
-    table = await service.new_table(guild_id=GUILD, channel_id=CHANNEL, game=game, options=settings,
+    table = await service.lobby.new_table(guild_id=GUILD, channel_id=CHANNEL, game=game, options=settings,
                                     host=Seat(1, "person 1"), guild_name="stub")
     async with table.lock:
         table.seats = [Seat(n, f"person {n}") for n in range(1, people + 1)] + \
                       [Seat(None, f"AI {n}") for n in range(1, ai + 1)]
-        await service._save_table(table, seats=table.seats_json())
+        await service.core.save_table(table, seats=table.seats_json())
         table.lobby_timer.cancel()
         table.lobby_timer = None
-        await service._start_game(table, None)
+        await service.lobby.start_game(table, None)
     return table

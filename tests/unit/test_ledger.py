@@ -1,19 +1,20 @@
-"""The chip ledger: one transaction per settlement, zero-sum, idempotent, queryable."""
+"""The chip ledger: the chips a finished game pays, computed from its outcome; one transaction per
+settlement, zero-sum, idempotent, queryable."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
 
 import pytest
 
 from bot import ledger
 from bot.db import Database
+from bot.games.base import Outcome, SeatResult, pot_outcome
 from tests.support.databases import both_backends
 
 GUILD = 7
 
-
-pytestmark = both_backends
 
 
 @pytest.fixture
@@ -39,6 +40,7 @@ def entries(chips: list[int], ga: list[int] | None = None) -> list[ledger.Entry]
                          points=None, won=c > 0, detail=[]) for i, (c, g) in enumerate(zip(chips, ga))]
 
 
+@both_backends
 async def test_settling_twice_changes_nothing(db):
     game_id = await a_game(db, await a_table(db))
     assert await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=entries([30, -10, -20]))
@@ -48,6 +50,7 @@ async def test_settling_twice_changes_nothing(db):
     assert len(await db.fetchall("SELECT * FROM ledger")) == 3
 
 
+@both_backends
 async def test_an_unbalanced_settlement_writes_nothing(db):
     game_id = await a_game(db, await a_table(db))
     with pytest.raises(ledger.UnbalancedSettlement):
@@ -59,6 +62,7 @@ async def test_an_unbalanced_settlement_writes_nothing(db):
     assert await db.fetchall("SELECT * FROM ledger") == []
 
 
+@both_backends
 async def test_a_failure_inside_the_transaction_rolls_everything_back(db):
     game_id = await a_game(db, await a_table(db))
     bad = entries([30, -30]) + [entries([0, 0, 0])[0]]  # seat 0 twice violates UNIQUE (game_id, seat)
@@ -68,6 +72,7 @@ async def test_a_failure_inside_the_transaction_rolls_everything_back(db):
     assert await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=entries([30, -30]))
 
 
+@both_backends
 async def test_balances_may_go_negative_and_boards_skip_ai_seats(db):
     table = await a_table(db)
     for no, chips in enumerate(([30, -10, -20, 0], [-50, 20, 10, 20]), start=1):
@@ -82,6 +87,7 @@ async def test_balances_may_go_negative_and_boards_skip_ai_seats(db):
     assert [h.chips for h in await ledger.history(db, GUILD, 101)] == [-50, 30]
 
 
+@both_backends
 async def test_periods_count_only_recent_games(db):
     game_id = await a_game(db, await a_table(db))
     await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="phom", entries=entries([5, -5]))
@@ -100,6 +106,7 @@ async def settle_games(db, games: list[tuple[str, list[int]]]) -> None:
         await ledger.settle(db, game_id=game_id, guild_id=GUILD, game=game, entries=entries(chips))
 
 
+@both_backends
 async def test_running_totals_follow_each_game_in_the_order_it_was_settled(db):
     await settle_games(db, [("phom", [30, -10, -20]), ("chan", [-50, 20, 10, 20]), ("phom", [5, -5])])
     series = await ledger.running_totals(db, GUILD, [101, 102, 104])
@@ -116,6 +123,7 @@ async def test_running_totals_follow_each_game_in_the_order_it_was_settled(db):
     assert wins.totals == {102: [0, 1, 1]}
 
 
+@both_backends
 async def test_running_totals_of_nobody_or_of_no_game_are_empty(db):
     assert await ledger.running_totals(db, GUILD, []) == ledger.Series([], {})
     assert await ledger.running_totals(db, GUILD, [101]) == ledger.Series([], {101: []})
@@ -126,3 +134,55 @@ async def test_running_totals_of_nobody_or_of_no_game_are_empty(db):
     assert (await ledger.running_totals(db, GUILD + 1, [101])).totals == {101: []}
     with pytest.raises(ValueError):
         await ledger.running_totals(db, GUILD, [101], by="points")
+
+
+# ---- what a game pays: computed here from the engine's outcome, shown and written alike
+
+def three_seats() -> Outcome:
+    """Seat 0 wins 2 stake units and 1 gà point; seat 2 pays a unit and the gà point."""
+    return Outcome(winner=0, results=[
+        SeatResult(seat=0, rank=1, points=3, payout=2, ga=1, notes=["ù"]),
+        SeatResult(seat=1, rank=2, points=9, payout=-1),
+        SeatResult(seat=2, rank=3, points=12, payout=-1, ga=-1, notes=["cháy"]),
+    ])
+
+
+def test_the_chips_of_a_game_come_from_its_outcome_at_the_tables_stakes():
+    paid = ledger.settlement(three_seats(), stake=10, ga_stake=3)
+    assert paid == ledger.Settlement(stake=10, chips=(23, -10, -13), pot=None)
+    assert ledger.settlement(three_seats(), stake=10).chips == (20, -10, -10), "no gà stake: gà moves no chips"
+
+
+def test_a_shared_pot_is_paid_in_chips_the_odd_chip_to_the_earlier_seat():
+    outcome = pot_outcome(3, paid=[1, 1, 1], winners=[2, 0], ranks=[1, 3, 1])
+    paid = ledger.settlement(outcome, stake=5)
+    assert paid.pot == 15 and paid.chips == (3, -5, 2) and sum(paid.chips) == 0
+
+
+def test_the_ledgers_rows_carry_the_settlements_chips_and_the_outcomes_ranks():
+    players = [SimpleNamespace(user_id=101, name="Lan"), SimpleNamespace(user_id=None, name="AI 1"),
+               SimpleNamespace(user_id=104, name="Đức")]
+    outcome = three_seats()
+    rows = ledger.entries(outcome, ledger.settlement(outcome, stake=10, ga_stake=3), players, rounds=4)
+    assert rows == [
+        ledger.Entry(seat=0, user_id=101, name="Lan", chips=23, ga=1, rank=1, points=3, won=True, detail=["ù"],
+                     rounds=4),
+        ledger.Entry(seat=1, user_id=None, name="AI 1", chips=-10, ga=0, rank=2, points=9, won=False, detail=[],
+                     rounds=4),
+        ledger.Entry(seat=2, user_id=104, name="Đức", chips=-13, ga=-1, rank=3, points=12, won=False,
+                     detail=["cháy"], rounds=4),
+    ]
+
+
+@both_backends
+async def test_what_is_written_is_what_the_settlement_says(db):
+    outcome = three_seats()
+    paid = ledger.settlement(outcome, stake=10, ga_stake=3)
+    players = [SimpleNamespace(user_id=101, name="Lan"), SimpleNamespace(user_id=None, name="AI 1"),
+               SimpleNamespace(user_id=104, name="Đức")]
+    game_id = await a_game(db, await a_table(db))
+    assert await ledger.settle(db, game_id=game_id, guild_id=GUILD, game="chan",
+                               entries=ledger.entries(outcome, paid, players))
+    written = await db.fetchall("SELECT seat, chips FROM ledger WHERE game_id = ? ORDER BY seat", (game_id,))
+    assert tuple(row["chips"] for row in written) == paid.chips
+    assert (await ledger.balance(db, GUILD, 104)).chips == -13

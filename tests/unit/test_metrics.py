@@ -17,6 +17,7 @@ from bot import metrics
 from bot.config import load
 from bot.metrics import GLOBAL, INTERACTION, Metrics, TimedBackend, _State, call_class
 from bot.tables.budget import Budget
+from bot.tables.gauges import gauges
 from bot.tables.leases import Leases
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +28,9 @@ def stub_bot(fetchone=None):
     async def answered(sql, params=()):
         return (1,)
 
-    service = SimpleNamespace(tables={}, uis={"phom": None, "chan": None}, budget=Budget(40), unsettled=set(),
-                              leases=SimpleNamespace(epochs={}, adopted=0, lost=0))
+    core = SimpleNamespace(tables={}, uis={"phom": None, "chan": None}, budget=Budget(40), unsettled=set(),
+                           leases=SimpleNamespace(epochs={}, adopted=0, lost=0))
+    service = SimpleNamespace(gauges=lambda: gauges(core))
     return SimpleNamespace(is_closed=lambda: False, is_ready=lambda: True, shards={}, latency=0.05,
                            db=SimpleNamespace(fetchone=fetchone or answered), tables=service)
 
@@ -36,7 +38,7 @@ def stub_bot(fetchone=None):
 def exported(bot) -> set[str]:
     """The names of every sample the bot's /metrics shows."""
     found = Metrics("127.0.0.1", 1, 600)
-    found.games(bot.tables.uis)
+    found.games(bot.tables.gauges().games)
     found.registry.register(_State(bot))
     text = generate_latest(found.registry).decode()
     return {sample.name for family in text_string_to_metric_families(text) for sample in family.samples}
@@ -126,9 +128,12 @@ def test_the_dashboard_names_only_metrics_the_bot_exports():
 
 
 async def test_leases_not_renewed_in_time_are_counted_lost():
-    class Db:
-        async def renew_leases(self, holder, held, seconds):
+    class LeaseQueries:
+        async def renew(self, holder, held, seconds):
             return {1}, set()  # table 2's lease is gone
+
+    class Db:
+        leases = LeaseQueries()
 
     leases = Leases(Db(), enabled=True, holder="a", seconds=10)
     leases.epochs = {1: 5, 2: 5}

@@ -9,11 +9,10 @@ import re
 
 import pytest
 
-from bot import i18n
+from bot import i18n, ledger
 from bot.ai.levels import normal
 from bot.i18n import number
-from bot.tables import messages
-from bot.tables.adapter import Settlement, chips, round_points
+from bot.tables.adapter import chips, round_points
 from bot.tables.messages import result_embed
 from tests.support.picture_games import table_of
 from tests.unit.test_summaries import UIS, played_events
@@ -38,7 +37,7 @@ def finished(game: str, players: int, seed: int, options: dict | None = None):
 
 
 def ledger_chips(outcome, ga_stake: int) -> list[int]:
-    """What the ledger records for each seat (bot/tables/ending.py before Settlement existed)."""
+    """What the ledger records for each seat (bot/tables/ending.py before the ledger computed them)."""
     won = outcome.chips(STAKE)
     return [won[r.seat] + r.ga * ga_stake for r in sorted(outcome.results, key=lambda r: r.seat)]
 
@@ -54,7 +53,7 @@ def test_result_rows_are_ranked_mark_the_winner_and_count_in_the_ledgers_chips(g
     names = NAMES[:players]
     outcome = state.outcome()
     ga_stake = GA_STAKE if game == "chan" else 0
-    settlement = Settlement.of(outcome, stake=STAKE, ga_stake=ga_stake)
+    settlement = ledger.settlement(outcome, stake=STAKE, ga_stake=ga_stake)
     assert list(settlement.chips) == ledger_chips(outcome, ga_stake) and sum(settlement.chips) == 0
     view = state.view(None)
     with i18n.language("en"):
@@ -83,7 +82,7 @@ def test_a_matchs_final_picture_shows_every_rounds_points_the_total_the_pot_and_
     ui, state = finished(game, players, seed, MATCHES[game])
     names = NAMES[:players]
     outcome = state.outcome()
-    settlement = Settlement.of(outcome, stake=STAKE)
+    settlement = ledger.settlement(outcome, stake=STAKE)
     assert settlement.pot == sum(outcome.pot) * STAKE
     view = state.view(None)
     with i18n.language("en"):
@@ -129,7 +128,7 @@ def test_a_round_line_after_a_buy_back_says_where_the_total_was_reset():
             assert f"{points} → {reached}, bought back in at {total}" in embed_line, embed_line
             (caption,) = [row[2] for row in ui.round_rows(view, names, k) if row[0] == names[seat]]
             assert f"{points} → {reached}, bought back in at {total}" in caption, caption
-            (final,) = [row[2] for row in ui.result_rows(view, names, Settlement.of(state.outcome(), stake=STAKE))
+            (final,) = [row[2] for row in ui.result_rows(view, names, ledger.settlement(state.outcome(), stake=STAKE))
                         if seat_of(row[0], names) == seat]
             assert f"{points} (bought back in at {total})" in final, final
         # every other round line adds up
@@ -155,8 +154,9 @@ def test_a_result_tells_every_amount_in_chips(game):
         table.options["stake"] = STAKE
         outcome, names = state.outcome(), table.names()
         with i18n.language("en"):
-            embed = result_embed(table, ui, outcome, names)
-            rows = ui.result_rows(state.view(None), table.raw_names(), messages.settlement(table, outcome))
+            paid = ledger.settlement(outcome, stake=table.stake, ga_stake=table.ga_stake)
+            embed = result_embed(table, ui, outcome, names, paid)
+            rows = ui.result_rows(state.view(None), table.raw_names(), paid)
             log = [ui.bind(table.options).event_text(event, names) for event in events if event.kind == "end"]
         texts = [embed.description or ""] + [field.value for field in embed.fields] + [row[2] for row in rows] + log
         for text in texts:
