@@ -44,8 +44,10 @@ def score_round(round_no: int, winner: int | None, void: Phrase | None, *, hands
         kept.append({"cards": cards, "penalty": 0 if s == winner else penalty,
                      "opened": opened[s], "announced": announced[s]})
     new_totals = [totals[s] + points[s] for s in range(n)]
-    phrases = [Phrase("concan.round_won", {"winner": winner}, {"round": round_no}) if winner is not None
-               else void]
+    first = Phrase("concan.round_won", {"winner": winner}, {"round": round_no}) if winner is not None else void
+    if first is None:
+        raise ValueError("a round without a winner is void for a reason")
+    phrases = [first]
     for s in range(n):
         key = "concan.round_points_closed" if not opened[s] else "concan.round_points"
         phrases.append(Phrase(key, {"player": s}, {"points": points[s], "total": new_totals[s]}))
