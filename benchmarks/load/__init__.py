@@ -53,7 +53,7 @@ database given with ``--database`` must hold no table yet.
 
 The parts: :mod:`.run` (one process's run), :mod:`.processes` (``--processes``),
 :mod:`.people` (the simulated people and the lobbies they open), :mod:`.meters` (what is
-measured, and how: from outside the bot, never by replacing its internals),
+measured, and how: from outside the bot or at its public entries),
 :mod:`.tables` (the bot's tables seen from outside: work in flight, the drain, settlements),
 :mod:`.report`, :mod:`.figures` (one process's figures, merged), :mod:`.routes` (the REST
 routes as Discord's global limit counts them); ``__main__`` reads the command line.
