@@ -45,10 +45,12 @@ class Clicks:
         """A click on one of the tables' controls. With several processes, a click on a table
         another process drives is routed to it (``routed``: this is such a click, arrived)."""
         if self.metrics is None or routed:  # (a routed click is counted where Discord delivered it)
-            return await self._answer(interaction, control, values, routed=routed)
+            with self.core.in_time(interaction):
+                return await self._answer(interaction, control, values, routed=routed)
         started = time.perf_counter()
         try:
-            await self._answer(interaction, control, values, routed=routed)
+            with self.core.in_time(interaction):
+                await self._answer(interaction, control, values, routed=routed)
         finally:
             table = self.core.tables.get(control.table_id) if control is not None else None
             self.metrics.clicked(table.game if table is not None else "other",

@@ -36,6 +36,7 @@ from typing import Any, Awaitable, Callable
 import discord
 from discord.ext import tasks
 
+from bot.backends import database_failure
 from bot.db import LeaseLost
 from bot.i18n import _
 
@@ -279,7 +280,9 @@ class Driving:
                 if not await self.db.clicks.route(interaction.id, table_id, self.leases.holder,
                                                   json.dumps(payload), holder):
                     return  # routed before (never twice)
-            except Exception:
+            except Exception as exc:
+                if database_failure(exc):
+                    raise  # (rolled back: the person is told the database is away)
                 log.exception("table %s: routing a click to %s failed", table_id, holder)
                 raise Refused(_("That could not be saved, so nothing changed. Please try again."))
             log.debug("table %s: click %s routed to %s", table_id, interaction.id, holder)
