@@ -20,10 +20,12 @@ from .backends import database_failure
 from .config import Config
 from .db import Database
 from .metrics import Metrics
+from .stopping import STOP_SECONDS, StopReport, stop_tables
 from .tables.controls import Control
 from .tables.core import INTERACTION_STATEMENT_SECONDS
 from .tables.service import TableService
 from .translator import CatalogTranslator
+from .version import describe as describe_version, version
 
 log = logging.getLogger(__name__)
 #: whether this process has frozen its long-lived objects out of garbage collection (once)
@@ -70,8 +72,12 @@ class ChieuBot(commands.AutoShardedBot):
         self.config = config
         self.metrics = metrics
         self._ready_logged = False
+        self._released = False
+        #: answers "restarting" being sent to clicks that came during the stop
+        self._refusals: set[asyncio.Task] = set()
 
     async def setup_hook(self) -> None:
+        log.info("%s starting", describe_version())
         # no stalled process (this one included) may hold a table's locks past half a lease
         self.db = await Database.open(self.config.database, lock_seconds=self.config.lease_seconds / 2)
         log.info("database: %s", self.db.describe())
@@ -117,7 +123,8 @@ class ChieuBot(commands.AutoShardedBot):
 
     def describe(self) -> str:
         """What this process runs: its database, its shards, the tables it drives."""
-        return (f"database {self.db.describe()} · shards {self.shards_here()} of {self.shard_count or '?'} · "
+        return (f"Chiếu {version()} · database {self.db.describe()} · "
+                f"shards {self.shards_here()} of {self.shard_count or '?'} · "
                 f"{self.tables.driven_count()} tables driven here")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -156,8 +163,56 @@ class ChieuBot(commands.AutoShardedBot):
         await self.db.set_meta("commands_digest", digest)
         log.info("synced %d slash commands%s", len(synced), f" to guild {guild.id}" if guild else " globally")
 
+    # ---------------------------------------------------------------------- a clean stop
+    def refuse_clicks(self) -> None:
+        """From now on every interaction (a click, a command) is answered that the bot is
+        restarting, and nothing else is done with it (bot.stopping, step 1)."""
+        parsers = self._connection.parsers
+
+        def refuse(data: dict) -> None:
+            interaction = discord.Interaction(data=data, state=self._connection)
+            if interaction.type is discord.InteractionType.autocomplete:
+                return  # (it cannot carry a message; the command it completes will be answered)
+            task = asyncio.create_task(self._say_restarting(interaction), name="restarting-answer")
+            self._refusals.add(task)
+            task.add_done_callback(self._refusals.discard)
+
+        parsers["INTERACTION_CREATE"] = refuse
+
+    async def _say_restarting(self, interaction: discord.Interaction) -> None:
+        try:
+            language = await asyncio.wait_for(self.tables.language_of(interaction), 1)
+        except Exception:  # noqa: BLE001 - the database may be on its way out: the default language
+            language = i18n.DEFAULT
+        try:
+            with i18n.language(language):
+                await interaction.response.send_message(
+                    _("Chiếu is restarting: try again in a moment."), ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("answering a click during the stop failed (%r)", exc)
+
+    async def stop_cleanly(self, why: str, seconds: float = STOP_SECONDS) -> StopReport:
+        """Stop as bot.stopping says, within ``seconds``: clicks answered "restarting", the
+        tables' clocks stopped, their outboxes flushed, leases given up, the database and the
+        gateway closed."""
+        log.info("stopping (%s): clicks are answered that the bot is restarting", why)
+        self.refuse_clicks()
+
+        async def close() -> None:
+            if self._refusals:
+                await asyncio.wait(set(self._refusals), timeout=1)
+            await self.close()
+
+        if not hasattr(self, "tables"):  # (stopped before it was set up)
+            await asyncio.wait_for(self.close(), seconds)
+            return StopReport()
+        return await stop_tables(self.tables, close, seconds=seconds)
+
     async def release(self) -> None:
         """Stop timers and close the database (also used by tests, which never call close())."""
+        if self._released:
+            return
+        self._released = True
         if self.metrics is not None:
             await self.metrics.stop()
         if hasattr(self, "tables"):

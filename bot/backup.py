@@ -5,7 +5,12 @@ database as it was at one commit, even if the bot commits moves meanwhile (WAL l
 while the copy reads). The copy is written beside PATH and renamed over it only once it is
 whole and passes SQLite's integrity check: an interrupted backup never leaves a half file
 under the backup's name. The copy is one self-contained file (rollback journal, no ``-wal``),
-ready to be put in place of the database to restore it (see docs/operating.md, "Backups").
+ready to be put in place of the database by ``chieu restore`` (:mod:`bot.restore`; docs/operating.md, "Backups").
+
+A backup can never hurt the live database: a target that is the database, one of the files
+SQLite keeps beside it (``-wal``, ``-shm``, ``-journal``) or any file in its folder named after
+it is refused (writing over the ``-wal`` corrupts the database); a target that is a folder gets
+a file named after the database and the time; an interrupted copy leaves no ``.partial``.
 
 PostgreSQL has its own tool for this: ``pg_dump`` (the message says how).
 """
@@ -16,9 +21,12 @@ import asyncio
 import os
 import sqlite3
 import time
+from datetime import datetime
 from pathlib import Path
 
 from .backends import is_postgres
+from .config_rules import hide_password
+from .sqlite_files import is_part_of
 
 PG_DUMP_HINT = """\
 The database is PostgreSQL: back it up with PostgreSQL's own tool, while the bot runs:
@@ -32,26 +40,29 @@ class BackupError(RuntimeError):
     pass
 
 
-def _hide_password(url: str) -> str:
-    head, at, tail = url.rpartition("@")
-    if not at or ":" not in head.split("://", 1)[-1]:
-        return url
-    scheme, _, user_password = head.partition("://")
-    return f"{scheme}://{user_password.split(':', 1)[0]}:...@{tail}"
+def backup_target(source: str, target: str) -> Path:
+    """The file the backup is written to: ``target``, or a file named after the database and
+    the time inside it if it is a folder; BackupError if it is (part of) the live database."""
+    final = Path(target)
+    if final.is_dir():
+        stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
+        final = final / f"{Path(source).stem}-{stamp}.sqlite3"
+    if is_part_of(final, source):
+        raise BackupError(f"{target} is the live database or one of its files (-wal, -shm, -journal, or named "
+                          f"after it in its folder): writing there would damage it; choose another name or folder")
+    if not final.parent.is_dir():
+        raise BackupError(f"no folder {final.parent} for the backup")
+    return final
 
 
 def backup_sqlite(source: str, target: str) -> dict[str, int]:
     """Copy the SQLite file ``source`` to ``target`` (blocking: run it in a thread when an event
     loop must go on). Returns the copy's size in bytes, schema version and game count."""
     if is_postgres(source):
-        raise BackupError(PG_DUMP_HINT.format(url=_hide_password(source)))
+        raise BackupError(PG_DUMP_HINT.format(url=hide_password(source)))
     if not os.path.isfile(source):
         raise BackupError(f"no SQLite file {source}")
-    if os.path.exists(target) and os.path.samefile(source, target):
-        raise BackupError("the backup must go to another file than the database itself")
-    final = Path(target)
-    if not final.parent.is_dir():
-        raise BackupError(f"no folder {final.parent} for the backup")
+    final = backup_target(source, target)
     partial = final.with_name(f".{final.name}.partial")
     partial.unlink(missing_ok=True)
     # read-only: the backup can never change the live database (as_uri escapes "?" and "#")
@@ -71,13 +82,13 @@ def backup_sqlite(source: str, target: str) -> dict[str, int]:
             (games,) = dst.execute("SELECT COUNT(*) FROM games").fetchone() if version else (0,)
         finally:
             dst.close()
+        os.replace(partial, final)
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
     finally:
         src.close()
-    os.replace(partial, final)
-    return {"bytes": final.stat().st_size, "schema_version": version, "games": games}
+    return {"bytes": final.stat().st_size, "schema_version": version, "games": games, "path": str(final)}
 
 
 async def backup_database(source: str, target: str) -> dict[str, int]:
@@ -88,5 +99,5 @@ async def backup_database(source: str, target: str) -> dict[str, int]:
 def run(source: str, target: str, say=print) -> None:
     started = time.perf_counter()
     found = backup_sqlite(source, target)
-    say(f"backed up {source} to {target}: {found['bytes'] / 1e6:.1f} MB, schema version "
+    say(f"backed up {source} to {found['path']}: {found['bytes'] / 1e6:.1f} MB, schema version "
         f"{found['schema_version']}, {found['games']} games, in {time.perf_counter() - started:.1f} s")

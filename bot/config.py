@@ -3,6 +3,10 @@
 The token is never read from the file unless the admin puts it there; ``DISCORD_TOKEN`` in the
 environment always wins so that the file can be shared without secrets (``CHIEU_DATABASE``
 likewise for a database URL that holds a password).
+
+Every key is checked at load against its type and range (:mod:`bot.config_rules`); whatever is
+wrong is raised at once as a :class:`ConfigError` whose lines each name the key, the value and
+what is allowed (``chieu`` prints them and exits 2; ``chieu check-config`` shows the rest).
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from .backends import is_postgres
+from .config_rules import ENVIRONMENT, ConfigError, check, unknown_key
 
 DEFAULT_PATH = Path("config.toml")
 
@@ -39,6 +43,8 @@ class Config:
     # (or postgresql://user@/dbname?host=/run/postgresql for a unix socket).
     database: str = "chieu.sqlite3"
     log_level: str = "INFO"
+    # "text": one line per record for a person; "json": one JSON object per line for a log collector
+    log_format: str = "text"
     # "auto": sync slash commands only when their definitions changed since the last sync;
     # "always" / "never" for admins who manage syncing themselves.
     sync_commands: str = "auto"
@@ -108,60 +114,67 @@ class Config:
 _FIELDS = {f.name for f in dataclasses.fields(Config)} - {"extra"}
 
 
-def load(path: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:
-    """Defaults, then ``path`` (or ``$CHIEU_CONFIG``, or ./config.toml if present), then overrides."""
-    values: dict[str, Any] = {}
-    if path is None:
-        env_path = os.environ.get("CHIEU_CONFIG")
-        path = Path(env_path) if env_path else (DEFAULT_PATH if DEFAULT_PATH.exists() else None)
+def source_path(path: str | os.PathLike[str] | None) -> Path | None:
+    """The file to read: ``path``, or ``$CHIEU_CONFIG``, or ./config.toml if present (a file
+    named by either of the first two must exist)."""
     if path is not None:
+        return Path(path)
+    env_path = os.environ.get("CHIEU_CONFIG")
+    if env_path:
+        return Path(env_path)
+    return DEFAULT_PATH if DEFAULT_PATH.exists() else None
+
+
+def read_file(path: Path) -> dict[str, Any]:
+    """The TOML file's keys; a ConfigError of one line if it is missing or not TOML."""
+    try:
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-        data = _without_removed_keys(data, path)
-        unknown = set(data) - _FIELDS
-        if unknown:
-            raise ValueError(f"unknown option(s) in {path}: {', '.join(sorted(unknown))}")
-        values.update(data)
-    if os.environ.get("DISCORD_TOKEN"):
-        values["token"] = os.environ["DISCORD_TOKEN"]
-    if os.environ.get("CHIEU_DATABASE"):  # a URL with a password stays out of the file, like the token
-        values["database"] = os.environ["CHIEU_DATABASE"]
-    values.update(overrides)
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError([f"{path}: no such file (given by --config or CHIEU_CONFIG)"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([f"{path}: not valid TOML: {exc}"]) from None
+    except OSError as exc:
+        raise ConfigError([f"{path}: cannot be read: {exc.strerror or exc}"]) from None
+
+
+def gather(path: str | os.PathLike[str] | None = None, *, warn: Callable[[str], None] | None = None,
+           **overrides: Any) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    """The values set (file, then environment, then overrides), where each came from, and the
+    keys that may not be set (named, with a guess); a removed key is only a warning."""
+    values: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    errors: list[str] = []
+    file = source_path(path)
+    if file is not None:
+        for key, value in read_file(file).items():
+            if key in REMOVED_KEYS:
+                (warn or log.warning)(f"config: {key} in {file} is no longer used ({REMOVED_KEYS[key]}); remove it")
+            elif key not in _FIELDS:
+                errors.append(unknown_key(file, key, _FIELDS))
+            else:
+                values[key], origins[key] = value, str(file)
+    for key, variable in ENVIRONMENT.items():
+        if os.environ.get(variable):
+            values[key], origins[key] = os.environ[variable], variable
+    for key, value in overrides.items():
+        if key not in _FIELDS and key != "extra":
+            errors.append(f"argument: unknown key {key!r}")  # (a caller's mistake)
+        values[key], origins[key] = value, "argument"
     retired = values.get("ai_level")
-    if retired in RETIRED_AI_LEVELS:
+    if isinstance(retired, str) and retired in RETIRED_AI_LEVELS:
         values["ai_level"] = RETIRED_AI_LEVELS[retired]
-        log.warning("config: ai_level %r is no longer a level; it now means %r", retired, values["ai_level"])
-    config = Config(**values)
-    if config.rest_calls_per_second <= 0 or config.table_edit_seconds < 0:
-        raise ValueError("rest_calls_per_second must be positive and table_edit_seconds not negative")
-    if "://" in config.database and not is_postgres(config.database):
-        raise ValueError("database must be a SQLite file path or a postgresql:// URL")
-    if config.shard_count is not None and config.shard_count < 1:
-        raise ValueError("shard_count must be at least 1")
-    if config.shard_ids is not None:
-        if config.shard_count is None:
-            raise ValueError("shard_ids needs shard_count: every process must agree on the number of shards")
-        if not config.shard_ids or len(set(config.shard_ids)) != len(config.shard_ids) or not all(
-                0 <= shard < config.shard_count for shard in config.shard_ids):
-            raise ValueError(f"shard_ids must be distinct numbers from 0 to {config.shard_count - 1}")
-    if not 0 <= config.metrics_port <= 65535:
-        raise ValueError("metrics_port must be between 0 (off) and 65535")
-    if config.health_retry_seconds <= 0:
-        raise ValueError("health_retry_seconds must be positive")
-    if not 1 <= config.lease_seconds <= 3600:
-        raise ValueError("lease_seconds must be between 1 and 3600")
-    if config.ai_level not in {"easy", "normal"}:
-        raise ValueError("ai_level must be 'easy' or 'normal'")
-    if config.sync_commands not in {"auto", "always", "never"}:
-        raise ValueError("sync_commands must be 'auto', 'always' or 'never'")
-    if not 1 <= config.min_turn_seconds <= config.default_turn_seconds <= config.max_turn_seconds:
-        raise ValueError("turn seconds must satisfy 1 ≤ min_turn_seconds ≤ default_turn_seconds ≤ max_turn_seconds")
-    return config
+        (warn or log.warning)(f"config: ai_level {retired!r} is no longer a level; it now means {values['ai_level']!r}")
+    return values, origins, errors
 
 
-def _without_removed_keys(data: dict[str, Any], path: str | os.PathLike[str]) -> dict[str, Any]:
-    """``data`` less the keys of :data:`REMOVED_KEYS`, each one found logged as a warning (an
-    older config file still starts the bot)."""
-    for key in sorted(set(data) & set(REMOVED_KEYS)):
-        log.warning("config: %s in %s is no longer used (%s); remove it", key, path, REMOVED_KEYS[key])
-    return {key: value for key, value in data.items() if key not in REMOVED_KEYS}
+def load(path: str | os.PathLike[str] | None = None, *, warn: Callable[[str], None] | None = None,
+         **overrides: Any) -> Config:
+    """Defaults, then ``path`` (or ``$CHIEU_CONFIG``, or ./config.toml if present), then the
+    environment, then overrides; every key checked (a :class:`ConfigError` naming each fault)."""
+    values, origins, errors = gather(path, warn=warn, **overrides)
+    errors += check({key: value for key, value in values.items() if key in _FIELDS}, origins)
+    if errors:
+        raise ConfigError(errors)
+    return Config(**values)
+

@@ -1,7 +1,8 @@
 """``chieu copy-database SQLITE [POSTGRESQL-URL]``: move a SQLite database into PostgreSQL.
 
-The target gets its schema from the migrations (the same history as the source, which is
-brought up to date first, as the bot's start would), then every table's rows, in the order
+The target gets its schema from the migrations (the same history as the source, whose
+snapshot is brought up to date first, as the bot's start would: the source file itself is only
+read, so it may be mounted read-only), then every table's rows, in the order
 that keeps foreign keys valid and with their ids, all in one transaction: a copy that fails
 leaves the target as empty as it was. Identity sequences are then advanced past the copied
 ids. The target must hold no row yet; stop the bot while copying.
@@ -10,11 +11,14 @@ ids. The target must hold no row yet; stop the bot while copying.
 from __future__ import annotations
 
 import os
+import sqlite3
+import tempfile
 import time
+from pathlib import Path
 from typing import Callable
 
 from .backends import is_postgres
-from .db import Database
+from .db import SCHEMA_WRITER, Database
 from .schema import TABLES
 
 BATCH = 5000
@@ -32,15 +36,40 @@ async def copy_database(source: str, target: str, *, say: Callable[[str], None] 
     if not os.path.isfile(source):
         raise CopyError(f"no SQLite file {source}")
     started = time.perf_counter()
-    src = await Database.open(source)
-    try:
-        dst = await Database.open(target)
+    with tempfile.TemporaryDirectory(prefix="chieu-copy-") as folder:
+        snapshot = str(Path(folder) / "source.sqlite3")
+        _snapshot(source, snapshot)
+        src = await Database.open(snapshot)
         try:
-            return await _copy(src, dst, say, started)
+            dst = await Database.open(target)
+            try:
+                return await _copy(src, dst, say, started)
+            finally:
+                await dst.close()
         finally:
-            await dst.close()
-    finally:
-        await src.close()
+            await src.close()
+
+
+def _snapshot(source: str, copy: str) -> None:
+    """The source, copied whole into ``copy`` without writing beside it (read-only; a file whose
+    folder this user may not write, e.g. mounted read-only, is read as immutable: the bot is
+    stopped, as copy-database asks)."""
+    uri = Path(source).resolve().as_uri()
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            src = sqlite3.connect(f"{uri}?{mode}", uri=True)
+            try:
+                dst = sqlite3.connect(copy)
+                try:
+                    src.backup(dst)
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+            return
+        except sqlite3.OperationalError:
+            if mode == "immutable=1":
+                raise
 
 
 async def _copy(src: Database, dst: Database, say: Callable[[str], None], started: float) -> dict[str, int]:
@@ -52,11 +81,14 @@ async def _copy(src: Database, dst: Database, say: Callable[[str], None], starte
     if unknown:
         raise CopyError(f"the source has tables this version does not know: {', '.join(sorted(unknown))}")
     for table in TABLES:
-        if await dst.fetchone(f"SELECT 1 FROM {table} LIMIT 1") is not None:
+        # (the migrations that made the target's schema wrote which version made it)
+        mine = f" WHERE key != '{SCHEMA_WRITER}'" if table == "meta" else ""
+        if await dst.fetchone(f"SELECT 1 FROM {table}{mine} LIMIT 1") is not None:
             raise CopyError(f"the target is not empty (table {table} has rows): copy into a new database")
     say(f"copying {src.describe()} into {dst.describe()}")
     copied: dict[str, int] = {}
     async with dst.transaction():
+        await dst.execute("DELETE FROM meta WHERE key = ?", (SCHEMA_WRITER,))  # the source's comes along
         for table in TABLES:
             columns = [r["name"] for r in await src.fetchall(f"PRAGMA table_info({table})")]
             select = f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?"

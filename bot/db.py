@@ -10,14 +10,33 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from datetime import datetime, timezone
 from typing import Any, AsyncContextManager, ContextManager, Sequence
 
 from .backends import Row, open_backend
 from .leasing import DB_NOW, FENCE, Lease, LeaseLost, LeaseQueries, RoutedClicks, fence
 from .schema import MIGRATIONS, statements
+from .version import version
 
-__all__ = ["Database", "Lease", "LeaseLost", "now_iso"]
+__all__ = ["Database", "Lease", "LeaseLost", "NewerSchema", "now_iso"]
+
+log = logging.getLogger(__name__)
+
+#: meta key: the version of Chiếu that last brought the schema up (named when an older one refuses it)
+SCHEMA_WRITER = "schema_written_by"
+
+
+class NewerSchema(RuntimeError):
+    """The database's schema is newer than this version of Chiếu knows (it was upgraded by a
+    later one): running on it could write what the newer version does not expect."""
+
+    def __init__(self, found: int, known: int, written_by: str | None) -> None:
+        self.found, self.known, self.written_by = found, known, written_by
+        needs = f"Chiếu {written_by} or later" if written_by else "a later version of Chiếu"
+        super().__init__(f"the database is at schema version {found}, newer than this Chiếu ({version()}) knows "
+                         f"({known}): it needs {needs}; upgrade the bot, or restore a backup taken before the "
+                         "upgrade (docs/operating.md, \"Upgrading\")")
 
 # An open table: in a lobby or a game, or finished since ? (its Rematch button still works).
 _OPEN = ("(tables.status IN ('lobby', 'playing') OR (tables.status = 'finished' AND EXISTS"
@@ -68,17 +87,22 @@ class Database:
 
     async def migrate(self) -> int:
         """Bring the schema up to date, one migration per transaction. Another process may be
-        migrating the same database: the version is read again under the schema lock."""
-        version = await self.backend.schema_version()
-        while version < len(MIGRATIONS):
+        migrating the same database: the version is read again under the schema lock. A schema
+        newer than this code knows is refused (:class:`NewerSchema`), naming the version of
+        Chiếu that wrote it."""
+        current = await self.backend.schema_version()
+        if current > len(MIGRATIONS):
+            raise NewerSchema(current, len(MIGRATIONS), await self.get_meta(SCHEMA_WRITER))
+        while current < len(MIGRATIONS):
             async with self.transaction():
                 await self.backend.lock_schema()
-                version = await self.backend.schema_version()
-                if version < len(MIGRATIONS):
-                    for statement in statements(self.backend.ddl(MIGRATIONS[version])):
+                current = await self.backend.schema_version()
+                if current < len(MIGRATIONS):
+                    for statement in statements(self.backend.ddl(MIGRATIONS[current])):
                         await self.execute(statement)
-                    version += 1
-                    await self.backend.set_schema_version(version)
+                    current += 1
+                    await self.backend.set_schema_version(current)
+                    await self.set_meta(SCHEMA_WRITER, version())
         return len(MIGRATIONS)
 
     def limited(self, seconds: float) -> ContextManager[None]:
@@ -149,11 +173,14 @@ class Database:
     # ---- tables
     async def insert_table(self, *, guild_id: int, channel_id: int, game: str, options: dict,
                            host_id: int, seats: list[dict], guild_name: str | None = None) -> int:
-        return await self.insert(
+        table_id = await self.insert(
             "INSERT INTO tables (guild_id, channel_id, game, options, host_id, status, seats, created_at, guild_name)"
             " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
             (guild_id, channel_id, game, json.dumps(options), host_id, json.dumps(seats), now_iso(), guild_name),
         )
+        # (the operator's log: ids only, as every line about a table or a game)
+        log.info("table %s opened: %s, server %s, channel %s, host %s", table_id, game, guild_id, channel_id, host_id)
+        return table_id
 
     async def update_table(self, table_id: int, *, lease: Lease | None = None, **fields: Any) -> None:
         """Change a table's columns; with ``lease``, only while that lease holds (else
@@ -199,6 +226,7 @@ class Database:
             " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
             (table_id, game_no, guild_id, game, json.dumps(seats), json.dumps(options), seed, stake, now_iso()))
         await self.add_decks(game_id, 1, decks)
+        log.info("game %s started at table %s: %s, %d seats", game_id, table_id, game, len(seats))
         return game_id
 
     async def add_decks(self, game_id: int, first_round: int, decks: list[list[str]]) -> None:
@@ -275,6 +303,7 @@ class Database:
             return False
         await self.execute("UPDATE games SET status = 'aborted', ended_at = ?, outcome = NULL, closed_by = ?"
                            " WHERE id = ?", (now_iso(), closed_by, game_id))
+        log.info("game %s void: closed by %s before its end", game_id, closed_by)
         return True
 
     async def set_game_seats(self, game_id: int, seats: list[dict]) -> None:

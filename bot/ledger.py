@@ -11,12 +11,18 @@ and may go negative. AI seats take part in the settlement (so every game sums to
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from .db import Database, Lease, now_iso
 from .games.base import Note, Outcome
+
+log = logging.getLogger(__name__)
+
+#: called with the game's name after each settlement written (bot.metrics counts them)
+SETTLED: list[Callable[[str], None]] = []
 
 PERIODS: dict[str, timedelta | None] = {"week": timedelta(days=7), "month": timedelta(days=30), "all": None}
 
@@ -109,6 +115,11 @@ async def settle(db: Database, *, game_id: int, guild_id: int, game: str, entrie
             ],
         )
         await db.finish_game(game_id, "finished", outcome)
+    # ids and chips only: a log line never shows a hand
+    log.info("game %s (%s, server %s) finished and settled: chips by seat %s", game_id, game, guild_id,
+             " ".join(f"{e.seat}:{e.chips:+d}" for e in entries))
+    for listener in list(SETTLED):
+        listener(game)
     return True
 
 

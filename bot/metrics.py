@@ -21,16 +21,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import platform
 import time
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
 import aiohttp
+import discord
 from aiohttp import web
 from discord.ext import commands
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, ProcessCollector,
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, Info, ProcessCollector,
                                generate_latest)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+from . import ledger
+from .version import version
 
 # the bot is the app's ChieuBot (it owns these metrics: importing it here would tie the two in a
 # circle); what is read of it is a commands.Bot's, plus .db and what its table service tells of
@@ -103,15 +108,30 @@ class Metrics:
             self.rate_limited.labels(kind)
         for kind in CLICK_KINDS:
             self.click_seconds.labels(kind)
+        self.games_settled = Counter("chieu_games_settled", "Games settled (their chips written), by game",
+                                     ["game"], registry=self.registry)
+        self.log_messages = Counter("chieu_log_messages", "Log records of level WARNING and above, by level: "
+                                    "errors the bot met and went on from", ["level"], registry=self.registry)
+        for level in ("WARNING", "ERROR", "CRITICAL"):
+            self.log_messages.labels(level)
+        Info("chieu_build", "The version of Chiếu this process runs", registry=self.registry).info(
+            {"version": version(), "python": platform.python_version(), "discord_py": discord.__version__})
         ProcessCollector(registry=self.registry)  # the process's CPU, memory, open files (process_*)
         self._runner: web.AppRunner | None = None
+        self._log_counter = _LogCounter(self.log_messages)
+        self._plain_backend: Any = None  # the database without the timing (health probes are no traffic)
 
     # ------------------------------------------------------------------- what is counted
     def games(self, names: Any) -> None:
-        """Every series of these games' clicks exists from the start (at 0: a rate needs two samples)."""
+        """Every series of these games' clicks and settlements exists from the start (at 0: a rate
+        needs two samples)."""
         for game in names:
+            self.games_settled.labels(game)
             for kind in CLICK_KINDS:
                 self.clicks.labels(game, kind)
+
+    def settled(self, game: str) -> None:
+        self.games_settled.labels(game).inc()
 
     def clicked(self, game: str, kind: str, seconds: float) -> None:
         self.clicks.labels(game, kind).inc()
@@ -136,7 +156,10 @@ class Metrics:
         self.games(bot.tables.gauges().games)
         _count_global_calls(bot, self.discord_calls.labels(GLOBAL))
         _count_interaction_calls()
+        self._plain_backend = bot.db.backend
         bot.db.backend = TimedBackend(bot.db.backend, self.database_seconds)
+        ledger.SETTLED.append(self.settled)
+        logging.getLogger().addHandler(self._log_counter)
         self.registry.register(_State(bot))
         app = web.Application()
         app.router.add_get("/metrics", self._metrics)
@@ -151,6 +174,9 @@ class Metrics:
     async def stop(self) -> None:
         if Metrics.current is self:
             Metrics.current = None
+        if self.settled in ledger.SETTLED:
+            ledger.SETTLED.remove(self.settled)
+        logging.getLogger().removeHandler(self._log_counter)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -180,7 +206,9 @@ class Metrics:
 
     async def _database(self) -> str:
         try:
-            await asyncio.wait_for(self.bot.db.fetchone("SELECT 1"), DATABASE_SECONDS)
+            # straight to the backend: a probe is not the bot's database traffic (chieu_database_seconds)
+            query = self._plain_backend.fetchone if self._plain_backend is not None else self.bot.db.fetchone
+            await asyncio.wait_for(query("SELECT 1"), DATABASE_SECONDS)
         except asyncio.TimeoutError:
             return f"no answer within {DATABASE_SECONDS:g} s"
         except Exception as exc:  # noqa: BLE001 - whatever it is, the database is not answering
@@ -231,10 +259,10 @@ class _State:
                      "(/healthz: unhealthy past health_retry_seconds)", outbox["failing_for"])
 
         budget = read.budget
-        yield _gauge("chieu_rest_budget_rate", "Globally limited calls per second this process may make",
+        yield _gauge("chieu_rest_budget_calls_per_second", "Globally limited calls per second this process may make",
                      budget.rate)
-        yield _gauge("chieu_rest_budget_fill", "How full the REST budget's bucket is (1: calls wait for their turn)",
-                     budget.fill())
+        yield _gauge("chieu_rest_budget_fill_ratio", "How full the REST budget's bucket is, 0 to 1 (1: calls wait "
+                     "for their turn)", budget.fill())
         yield _counter("chieu_rest_budget_calls", "Globally limited calls the tables spent the budget on",
                        budget.spent)
         yield _counter("chieu_rest_budget_waits", "Of those, the calls that waited for their turn", budget.waited)
@@ -249,9 +277,27 @@ class _State:
                        leases.adopted)
         yield _counter("chieu_leases_lost", "Tables this process stopped driving: their lease taken or not "
                        "renewed in time", leases.lost)
+        # unknown (not connected yet): absent, never a 0 that would look perfect
         latency = bot.latency
-        yield _gauge("chieu_gateway_latency_seconds", "Heartbeat latency of the gateway (averaged over the shards)",
-                     latency if math.isfinite(latency) else 0.0)
+        if math.isfinite(latency) and bot.is_ready():
+            yield _gauge("chieu_gateway_latency_seconds", "Heartbeat latency of the gateway (averaged over the "
+                         "shards)", latency)
+        shards = GaugeMetricFamily("chieu_shard_connected", "Whether each of this process's shards is connected to "
+                                   "the gateway (1) or not (0)", labels=["shard"])
+        for shard_id, shard in sorted(bot.shards.items()):
+            shards.add_metric([str(shard_id)], 0.0 if shard.is_closed() else 1.0)
+        yield shards
+
+
+class _LogCounter(logging.Handler):
+    """Counts the log records of WARNING and above (chieu_log_messages_total)."""
+
+    def __init__(self, counter: Any) -> None:
+        super().__init__(logging.WARNING)
+        self.counter = counter
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.counter.labels(record.levelname).inc()
 
 
 def _gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:

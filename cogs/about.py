@@ -1,5 +1,5 @@
 """/about: what this bot is and, for a server admin, what the process that answers runs on — its
-database, its shards and how many tables it drives (an admin running several processes sees
+version, its database, its shards and how many tables it drives (an admin running several processes sees
 which one). Players see only what the bot is: the rest is the operator's business."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from bot import i18n
 from bot.i18n import C_, N_, _
 from bot.permissions import is_server_admin
 from bot.tables.messages import COLOUR
+from bot.version import version
 
 NAMES = (C_("command name", "about"),)
 
@@ -30,6 +31,7 @@ class About(commands.Cog):
             if not is_server_admin(interaction):
                 await interaction.response.send_message(embed=embed, ephemeral=True)
                 return
+            embed.add_field(name=_("Version"), value=version())
             embed.add_field(name=_("Database"), value=bot.db.backend.title)
             embed.add_field(name=_("Shards"), value=_("{shards} of {count}").format(
                 shards=bot.shards_here(), count=bot.shard_count or "?"))

@@ -10,8 +10,15 @@ from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
 
-#: Rendering is CPU-bound (PNG encoding, pastes); more threads than cores would only queue.
+#: Rendering is CPU-bound (PNG encoding, pastes); more threads than the CPUs this process may
+#: use (its affinity and cgroup quota, not the host's count) would only queue.
 MAX_WORKERS = 2
+
+
+def workers() -> int:
+    from bot.cpus import usable_cpus
+
+    return min(MAX_WORKERS, usable_cpus())
 
 _executor: ThreadPoolExecutor | None = None
 _lock = threading.Lock()
@@ -21,7 +28,7 @@ def executor() -> ThreadPoolExecutor:
     global _executor
     with _lock:
         if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=MAX_WORKERS,
+            _executor = ThreadPoolExecutor(max_workers=workers(),
                                            thread_name_prefix="chieu-render")
         return _executor
 

@@ -150,14 +150,20 @@ def _font_files(root: Path) -> list[Path]:
                   if p.suffix.lower() in (".ttf", ".otf", ".ttc") and "Italic" not in p.name)
 
 
+#: Noto Sans CJK from Debian's fonts-noto-cjk (the image's, with its licence in the package):
+#: used when the ``cjk`` extra is not installed
+SYSTEM_CJK = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+
+
 def _cjk_files() -> list[Path]:
-    """Noto Sans CJK's files, from the ``cjk`` extra (none when it is not installed)."""
+    """Noto Sans CJK's files, from the ``cjk`` extra, else from Debian's fonts-noto-cjk (none
+    when neither is installed)."""
     if _forced() in ("default", "no-cjk"):
         return []
     try:
         import manimgx_fonts_cjk  # type: ignore[import-not-found]
     except ImportError:
-        return []
+        return [SYSTEM_CJK] if SYSTEM_CJK.is_file() else []
     return [p for p in _font_files(Path(manimgx_fonts_cjk.__file__).resolve().parent) if "Mono" not in p.name]
 
 

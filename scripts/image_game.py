@@ -18,9 +18,9 @@ from bot import ledger
 from bot.ai.levels import normal
 from bot.app import EXTENSIONS
 from bot.db import Database
-from bot import ledger
 from bot.tables.adapter import GameUI
 from bot.tables.model import Seat, Table
+from bot.version import version
 from rendering import fonts
 from rendering.table import render_rows
 from rendering.table_picture import table_picture_image
@@ -96,10 +96,16 @@ async def play(db: Database, ui: GameUI, number: int) -> str:
 
 
 async def main() -> int:
+    import bot
+
+    installed = Path(bot.__file__).resolve()
+    assert "site-packages" in installed.parts, f"the game runs the installed package, not {installed}"
+    print(f"package: {installed.parent} (installed), Chiếu {version()}")
     uis = game_uis()
     assert sorted(uis) == ["chan", "chinchon", "concan", "phom", "tusac"], sorted(uis)
     print(f"cogs import: {', '.join(EXTENSIONS)}")
     print(f"fonts: {len(fonts.CHAIN)} faces, Chinese names drawn: {fonts.has_cjk()}")
+    assert fonts.has_cjk(), "Noto Sans CJK (Debian's fonts-noto-cjk) is in the image"
     with tempfile.TemporaryDirectory() as folder:
         db = await Database.open(str(Path(folder) / "chieu.sqlite3"))
         try:

@@ -26,11 +26,19 @@ def is_postgres(database: str) -> bool:
     return database.startswith(POSTGRES_SCHEMES)
 
 
+class PostgresMissing(RuntimeError):
+    pass
+
+
 async def open_backend(database: str, *, lock_seconds: float | None = None):
     """``lock_seconds`` (PostgreSQL): the longest a session may keep a transaction idle (its
     process stalled) or wait for a lock before the server ends it (see PostgresBackend.open)."""
     if is_postgres(database):
-        from .postgres import PostgresBackend
+        try:
+            from .postgres import PostgresBackend
+        except ImportError as exc:  # asyncpg comes with the `postgres` extra
+            raise PostgresMissing(f"a postgresql:// database needs asyncpg ({exc}): "
+                                  "pip install 'chieu[postgres]'") from None
 
         return await PostgresBackend.open(database, lock_seconds=lock_seconds)
     from .sqlite import SqliteBackend

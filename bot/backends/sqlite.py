@@ -17,6 +17,7 @@ from typing import Any, AsyncIterator, Sequence
 import aiosqlite
 
 from . import Row, row_type
+from ..sqlite_files import hold, let_go
 
 
 class SqliteBackend:
@@ -29,13 +30,20 @@ class SqliteBackend:
         self.reader = reader or writer
         self._write_lock = asyncio.Lock()
         self._transaction_task: asyncio.Task | None = None
+        self._hold = None  # the shared lock against a restore (bot.sqlite_files)
 
     @classmethod
     async def open(cls, path: str) -> "SqliteBackend":
         # isolation_level=None: we issue BEGIN ourselves so that a transaction is exactly
         # what `transaction()` encloses, nothing more.
-        writer = await aiosqlite.connect(path, isolation_level=None)
+        held = hold(path)
+        try:
+            writer = await aiosqlite.connect(path, isolation_level=None)
+        except BaseException:
+            let_go(held)
+            raise
         backend = cls(path, writer)
+        backend._hold = held
         try:
             await backend.execute("PRAGMA journal_mode=WAL")
             # WAL + NORMAL: a commit survives a crash of the bot; only a power cut can lose the
@@ -56,9 +64,13 @@ class SqliteBackend:
         return f"SQLite file {self.path}"
 
     async def close(self) -> None:
-        if self.reader is not self.writer:
-            await self.reader.close()
-        await self.writer.close()
+        try:
+            if self.reader is not self.writer:
+                await self.reader.close()
+            await self.writer.close()
+        finally:
+            let_go(self._hold)
+            self._hold = None
 
     # ---- the schema
     @staticmethod

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import load
+from bot.version import UNKNOWN, version
 from tests.support.simhelpers import dm, enabled, quick_move, start_table, table_of
 
 
@@ -43,14 +44,15 @@ async def test_about_names_the_shards_the_database_and_the_tables_driven_here(si
     assert fields["This server's shard"] == "1"
     assert fields["Tables driven here"] == "1"
     assert fields["Database"] in ("SQLite", "PostgreSQL")
+    assert fields["Version"] == version() != UNKNOWN  # the installed package's
     assert str(env.bot.config.database) not in str(result.response.embeds[0].to_dict())
 
 
 @pytest.mark.parametrize("options,error", [
-    ({"shard_ids": [0]}, "shard_ids needs shard_count"),
-    ({"shard_count": 2, "shard_ids": [2]}, "shard_ids must be distinct numbers from 0 to 1"),
+    ({"shard_ids": [0]}, r"shard_ids = \[0\]: needs shard_count"),
+    ({"shard_count": 2, "shard_ids": [2]}, r"shard_ids = \[2\]: must be distinct shard numbers from 0 to 1"),
     ({"shard_count": 2, "shard_ids": [1, 1]}, "distinct"),
-    ({"shard_count": 0}, "at least 1"),
+    ({"shard_count": 0}, "shard_count = 0: must be a whole number from 1"),
 ])
 def test_shard_settings_processes_cannot_agree_on_are_refused(options, error):
     with pytest.raises(ValueError, match=error):

@@ -11,7 +11,7 @@ import pytest
 from bot import __main__ as cli
 from bot import ledger
 from bot.copy_database import CopyError, copy_database
-from bot.db import Database
+from bot.db import SCHEMA_WRITER, Database
 from bot.schema import TABLES
 
 GUILD = 7
@@ -101,8 +101,9 @@ async def test_a_copy_that_fails_leaves_the_target_empty(tmp_path, postgres_serv
             await copy_database(str(source), postgres_server.url(name))
         pg = await Database.open(postgres_server.url(name))
         try:
-            for table in TABLES:
-                assert await pg.fetchall(f"SELECT * FROM {table}") == [], table
+            for table in TABLES:  # (but which version made the schema: the migrations write it)
+                mine = f" WHERE key != '{SCHEMA_WRITER}'" if table == "meta" else ""
+                assert await pg.fetchall(f"SELECT * FROM {table}{mine}") == [], table
         finally:
             await pg.close()
     finally:

@@ -1,5 +1,6 @@
-"""bot.metrics without Discord: the classes of calls, 429s, a database that hangs, and the
-Grafana dashboard, whose queries may only name metrics the bot exports."""
+"""bot.metrics without Discord: the classes of calls, 429s, a database that hangs, the names
+(base units, ``_ratio``, ``_total``; an unknown value absent, not 0), the build's version, and
+the Grafana dashboard and alerting rules, which may only name metrics the bot exports."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ def stub_bot(fetchone=None):
     core = SimpleNamespace(tables={}, uis={"phom": None, "chan": None}, budget=Budget(40), unsettled=set(),
                            leases=SimpleNamespace(epochs={}, adopted=0, lost=0))
     service = SimpleNamespace(gauges=lambda: gauges(core))
-    return SimpleNamespace(is_closed=lambda: False, is_ready=lambda: True, shards={}, latency=0.05,
+    return SimpleNamespace(is_closed=lambda: False, is_ready=lambda: True, latency=0.05,
+                           shards={0: SimpleNamespace(is_closed=lambda: False)},
                            db=SimpleNamespace(fetchone=fetchone or answered), tables=service)
 
 
@@ -139,3 +141,111 @@ async def test_leases_not_renewed_in_time_are_counted_lost():
     leases.epochs = {1: 5, 2: 5}
     assert await leases.renew() == {2}
     assert leases.lost == 1 and leases.epochs == {1: 5}
+
+
+def samples(bot, metrics_object=None) -> dict[tuple[str, tuple], float]:
+    found = metrics_object or Metrics("127.0.0.1", 1, 600)
+    found.games(bot.tables.gauges().games)
+    found.registry.register(_State(bot))
+    text = generate_latest(found.registry).decode()
+    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def test_names_say_their_unit_and_an_unknown_latency_is_absent_not_zero():
+    from bot.version import version
+
+    bot = stub_bot()
+    bot.shards[1] = SimpleNamespace(is_closed=lambda: True)
+    found = samples(bot)
+    names = {name for name, _ in found}
+    assert "chieu_rest_budget_fill_ratio" in names and "chieu_rest_budget_calls_per_second" in names
+    assert not {"chieu_rest_budget_fill", "chieu_rest_budget_rate"} & names
+    assert found["chieu_gateway_latency_seconds", ()] == 0.05
+    assert found["chieu_shard_connected", (("shard", "0"),)] == 1
+    assert found["chieu_shard_connected", (("shard", "1"),)] == 0
+    build = next(labels for name, labels in found if name == "chieu_build_info")
+    assert dict(build)["version"] == version() and found["chieu_build_info", build] == 1
+    assert found["chieu_games_settled_total", (("game", "phom"),)] == 0
+    connecting = stub_bot()
+    connecting.latency, connecting.is_ready = float("inf"), lambda: False
+    assert "chieu_gateway_latency_seconds" not in {name for name, _ in samples(connecting)}
+
+
+async def test_settled_games_and_logged_errors_are_counted(tmp_path):
+    import logging
+
+    from bot import ledger
+    from bot.db import Database
+
+    counted = Metrics("127.0.0.1", 1, 600)
+    db = await Database.open(str(tmp_path / "chieu.sqlite3"))
+    bot = stub_bot()
+    bot.db, bot.http = db, SimpleNamespace(request=None)
+    try:
+        ledger.SETTLED.append(counted.settled)
+        logging.getLogger().addHandler(counted._log_counter)
+        table = await db.insert_table(guild_id=1, channel_id=2, game="phom", options={}, host_id=3, seats=[])
+        async with db.transaction():
+            game = await db.insert_game(table_id=table, game_no=1, guild_id=1, game="phom", seats=[], options={},
+                                        decks=[["AS"]], stake=1)
+        entries = [ledger.Entry(seat=seat, user_id=None, name="AI", chips=chips, ga=0, rank=seat + 1, points=None,
+                                won=seat == 0, detail=[]) for seat, chips in enumerate((2, -2))]
+        assert await ledger.settle(db, game_id=game, guild_id=1, game="phom", entries=entries)
+        assert not await ledger.settle(db, game_id=game, guild_id=1, game="phom", entries=entries)
+        logging.getLogger("bot.tables").error("a table task failed")
+    finally:
+        ledger.SETTLED.remove(counted.settled)
+        logging.getLogger().removeHandler(counted._log_counter)
+        await db.close()
+    value = counted.registry.get_sample_value
+    assert value("chieu_games_settled_total", {"game": "phom"}) == 1, "once, however often it is settled"
+    assert value("chieu_log_messages_total", {"level": "ERROR"}) == 1
+
+
+async def test_a_health_probe_is_not_counted_as_database_traffic():
+    class Backend:
+        async def fetchone(self, sql, params=()):
+            return (1,)
+
+        execute = insert = executemany = fetchall = fetchone
+
+    counted = Metrics("127.0.0.1", 1, 600)
+    bot = stub_bot()
+    counted._plain_backend = Backend()
+    bot.db = SimpleNamespace(backend=TimedBackend(Backend(), counted.database_seconds))
+    bot.db.fetchone = bot.db.backend.fetchone
+    counted.bot = bot
+    assert (await counted.health())[0]
+    assert counted.registry.get_sample_value("chieu_database_seconds_count", {"op": "fetchone"}) == 0
+
+
+def test_the_dashboard_chooses_processes_by_instance_and_shows_which_are_up():
+    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    variables = {variable["name"]: variable for variable in dashboard["templating"]["list"]}
+    assert "chieu_build_info, instance" in variables["instance"]["definition"]
+    queries = [target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", ())]
+    assert all('instance=~"$instance"' in query for query in queries), "every panel follows the choice"
+    assert not any('job="chieu"' in query for query in queries)
+    assert any(query.startswith("up{") for query in queries)
+
+
+def test_the_alerting_rules_are_valid_and_name_only_exported_metrics():
+    import shutil
+    import subprocess
+
+    import yaml
+
+    path = ROOT / "deploy" / "alerts.yml"
+    rules = [rule for group in yaml.safe_load(path.read_text())["groups"] for rule in group["rules"]]
+    names = exported(stub_bot()) | {"chieu_leases_lost_total"}
+    named = {name for rule in rules for name in re.findall(r"\bchieu_[a-z_]+", rule["expr"])}
+    assert named <= names, named - names
+    alerts = {rule["alert"] for rule in rules}
+    assert {"ChieuDown", "ChieuGatewayDisconnected", "ChieuOutboxFailing", "ChieuSettlementsPending",
+            "ChieuRestBudgetSaturated", "ChieuLeaseFlapping"} <= alerts
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        pytest.skip("promtool is not installed (Debian: apt-get install prometheus)")
+    checked = subprocess.run([promtool, "check", "rules", str(path)], capture_output=True, text=True)
+    assert checked.returncode == 0 and "SUCCESS" in checked.stdout, checked.stdout + checked.stderr

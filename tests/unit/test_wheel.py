@@ -59,9 +59,10 @@ PROBE = textwrap.dedent("""
 
 
 def copy_what_the_image_copies(sources: Path) -> None:
-    """The Dockerfile's ``COPY`` lines, done into ``sources`` (its WORKDIR): a folder is copied
-    as the target folder, files into the target folder (``./``)."""
-    copies = re.findall(r"^COPY (.+) (\S+)$", (ROOT / "Dockerfile").read_text(), re.M)
+    """The Dockerfile's ``COPY`` lines from the build context (not ``--from`` a stage), done into
+    ``sources`` (the build stage's WORKDIR): a folder is copied as the target folder, files into
+    the target folder (``./``)."""
+    copies = re.findall(r"^COPY (?!--)(.+) (\S+)$", (ROOT / "Dockerfile").read_text(), re.M)
     assert copies, "the Dockerfile copies the sources"
     for paths, target in copies:
         for path in paths.split():
