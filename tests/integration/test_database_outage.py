@@ -258,3 +258,42 @@ async def test_every_interaction_is_answered_in_time_while_the_database_hangs(si
     joined = await hoa.click(lobby, label="Join")
     assert not any(AWAY in text for text in private_texts(joined))
     assert len(a.tables.tables[lobby_id].seats) == before[2] + 1
+
+
+async def test_healthz_answers_in_time_while_the_database_hangs(postgres_server):
+    """/healthz (Metrics.health) while the server hangs: unhealthy within 3.5 s, saying why,
+    however many ask; healthy again once the server goes on."""
+    from types import SimpleNamespace
+
+    from bot.db import Database
+    from bot.metrics import PROBE_KEPT, Metrics
+
+    db = await Database.open(postgres_server.url(await postgres_server.create_database()))
+    checked = Metrics("127.0.0.1", 1, 600)
+    checked.bot = SimpleNamespace(is_closed=lambda: False, is_ready=lambda: True, db=db,
+                                  shards={0: SimpleNamespace(is_closed=lambda: False)},
+                                  tables=SimpleNamespace(gauges=lambda: SimpleNamespace(
+                                      outboxes=SimpleNamespace(pending=0, retrying=0, waited=0, failing_for=0))))
+    try:
+        assert (await checked.health())[0]
+        await asyncio.sleep(PROBE_KEPT)
+        postgres_server.freeze()
+        try:
+            started = time.perf_counter()
+            answers = await asyncio.wait_for(asyncio.gather(*(checked.health() for _ in range(20))), 10)
+            took = time.perf_counter() - started
+            assert took < 3.5, f"answered after {took:.1f} s"
+            assert all(not healthy and checks["database"] == "no answer within 3 s" for healthy, checks in answers)
+            started = time.perf_counter()
+            healthy, checks = await asyncio.wait_for(checked.health(), 10)  # and again (a checker retrying)
+            assert not healthy and time.perf_counter() - started < 3.5
+        finally:
+            postgres_server.thaw()
+        await asyncio.sleep(PROBE_KEPT)
+
+        async def healthy_again() -> bool:
+            return (await checked.health())[0]
+
+        await until("healthy again", healthy_again, 20)
+    finally:
+        await asyncio.wait_for(db.close(), 15)
