@@ -85,7 +85,9 @@ class Clicks:
         leases = self.core.leases
         table = self.core.tables.get(control.table_id)
         if table is None and leases.enabled:
-            if routed:  # it left this process on the way
+            if routed:  # it left this process on the way: closed (say so), or driven elsewhere now
+                if not await self.driving.is_open(control.table_id):
+                    raise Refused(_("This table is closed."))
                 raise Refused(_("That could not be saved, so nothing changed. Please try again."))
             found = await self.driving.find_driver(interaction, control.table_id)
             if found is ROUTED:
