@@ -107,7 +107,7 @@ class ChieuBot(commands.AutoShardedBot):
             if not _frozen:
                 # Everything alive now (modules, caches, restored tables) lives as long as the
                 # process: keep it out of the collector's full passes, which otherwise stall the
-                # event loop for tens of milliseconds (benchmarks/load.py). Once a process: what
+                # event loop for tens of milliseconds (benchmarks/load). Once a process: what
                 # is frozen is never freed, so a process that builds bot after bot (the tests)
                 # must not freeze each one's leftovers.
                 _frozen = True

@@ -348,7 +348,7 @@ class Chaos:
         from bot.config import load
 
         # no AI pause, and a budget that never holds a call back: it counts real seconds, which
-        # SimCord's simulated games do not spend (benchmarks/load.py measures the budget's figures);
+        # SimCord's simulated games do not spend (benchmarks/load measures the budget's figures);
         # table_edit_seconds over SimCord's 5 s settling of a restart, so that a frame held back
         # waits on the virtual clock and never on the wall clock
         bot = create_bot(load(EMPTY_CONFIG, database=str(self.db_path), ai_delay_seconds=0,
