@@ -82,7 +82,8 @@ class Core:
         self.budget = Budget(config.rest_calls_here)
         # Several processes on one PostgreSQL database: the tables this one drives (.driving)
         self.leases = Leases(db, enabled=is_postgres(config.database),
-                             holder=config.instance_name or default_holder(), seconds=config.lease_seconds)
+                             holder=config.instance_name or default_holder(), seconds=config.lease_seconds,
+                             named=bool(config.instance_name))
 
     # ---- the games
     def register(self, ui: GameUI) -> None:

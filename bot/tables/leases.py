@@ -48,10 +48,11 @@ def default_holder() -> str:
 class Leases:
     """The leases this process holds: table id -> epoch."""
 
-    def __init__(self, db: Database, *, enabled: bool, holder: str, seconds: float) -> None:
+    def __init__(self, db: Database, *, enabled: bool, holder: str, seconds: float, named: bool = True) -> None:
         self.db = db
         self.enabled = enabled
         self.holder = holder
+        self.named = named  # the operator's instance_name (else default_holder(): no other process has it)
         self.seconds = seconds
         self.epochs: dict[int, int] = {}
         # local (monotonic) time at which the last take or renewal that succeeded was sent
@@ -64,7 +65,7 @@ class Leases:
         leases under this holder's name. Leases live under it may also be a predecessor's that
         died (a restart under a configured name): those are not renewed, so a renewal period
         tells the two apart."""
-        if not self.enabled:
+        if not self.enabled or not self.named:
             return
         first = await self.db.leases.latest(self.holder)
         if first is None:
