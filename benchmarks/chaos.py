@@ -26,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=5, help="tables per run (games cycle)")
     parser.add_argument("--fault-rate", type=float, default=0.12, help="chance that a Discord call fails")
     parser.add_argument("--ticks", type=int, default=60, help="ticks of the chaos phase")
+    parser.add_argument("--calm-ticks", type=int, default=90,
+                        help="ticks of the calm phase (20 simulated s each); games still moving get more")
     parser.add_argument("--lock-seconds", type=float, default=6.0,
                         help="real seconds the database lock is held (0: never)")
     parser.add_argument("--lock-every", type=int, default=5, help="hold the lock in every n-th seed only")
@@ -41,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     for index, seed in enumerate(range(args.first, args.first + args.seeds)):
         config = ChaosConfig(seed=seed, tables=args.tables, fault_rate=args.fault_rate, chaos_ticks=args.ticks,
                              db_lock_seconds=args.lock_seconds if index % max(1, args.lock_every) == 0 else 0.0,
-                             processes=args.processes)
+                             calm_ticks=args.calm_ticks, processes=args.processes)
         with tempfile.TemporaryDirectory(prefix=f"chieu-chaos-{seed}-") as tmp:
             report = asyncio.run(run_seed(config, Path(tmp)))
         if args.verbose or args.processes > 1:

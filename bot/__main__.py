@@ -121,6 +121,7 @@ def run_bot(config: config_module.Config) -> int:
 
     from .backends import PostgresMissing
     from .db import NewerSchema
+    from .leasing import NameInUse
     from .sqlite_files import CannotOpen, DatabaseInUse
 
     try:
@@ -129,7 +130,7 @@ def run_bot(config: config_module.Config) -> int:
         print("Discord refused the token (DISCORD_TOKEN or `token`): copy it again from the developer "
               "portal's Bot page (Reset Token)", file=sys.stderr)
         return 2
-    except (NewerSchema, DatabaseInUse, CannotOpen, PostgresMissing) as exc:
+    except (NewerSchema, DatabaseInUse, CannotOpen, PostgresMissing, NameInUse) as exc:
         print(f"chieu: {exc}", file=sys.stderr)
         return 2
     except sqlite3.Error as exc:

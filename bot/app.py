@@ -22,6 +22,7 @@ from .db import Database
 from .metrics import Metrics
 from .stopping import STOP_SECONDS, StopReport, stop_tables
 from .tables.controls import Control
+from .tables.core import INTERACTION_STATEMENT_SECONDS
 from .tables.service import TableService
 from .translator import CatalogTranslator
 from .version import describe as describe_version, version
@@ -33,6 +34,18 @@ _frozen = False
 EXTENSIONS = ("cogs.phom", "cogs.chan", "cogs.tusac", "cogs.chinchon", "cogs.concan", "cogs.stats", "cogs.rules",
               "cogs.about",
               "cogs.settings", "cogs.admin")
+
+
+class CommandTree(app_commands.CommandTree):
+    """discord.py's, with a limit on the database: a slash command (and its error's answer) is
+    answered in Discord's 3 s whatever the database does (a hung server fails its statements)."""
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        with self.client.db.limited(INTERACTION_STATEMENT_SECONDS):  # type: ignore[attr-defined]
+            try:
+                await super()._call(interaction)
+            except app_commands.AppCommandError as error:
+                await self._dispatch_error(interaction, error)
 
 
 class ChieuBot(commands.AutoShardedBot):
@@ -48,6 +61,7 @@ class ChieuBot(commands.AutoShardedBot):
         # comes with its interaction, and thousands of cached messages would only lengthen
         # every garbage collection.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         tree_cls=CommandTree,
                          help_command=None, max_messages=None,
                          # A name or a phrase in a message never pings: a message that means to
                          # ping someone says so (the notice of closed DMs names its player).
@@ -93,7 +107,7 @@ class ChieuBot(commands.AutoShardedBot):
             if not _frozen:
                 # Everything alive now (modules, caches, restored tables) lives as long as the
                 # process: keep it out of the collector's full passes, which otherwise stall the
-                # event loop for tens of milliseconds (benchmarks/load.py). Once a process: what
+                # event loop for tens of milliseconds (benchmarks/load). Once a process: what
                 # is frozen is never freed, so a process that builds bot after bot (the tests)
                 # must not freeze each one's leftovers.
                 _frozen = True
@@ -120,7 +134,9 @@ class ChieuBot(commands.AutoShardedBot):
             return
         custom_id = (interaction.data or {}).get("custom_id", "")
         if custom_id.startswith("chieu:") and not _has_component(interaction.message, custom_id):
-            with i18n.language(await self.tables.language_of(interaction)):
+            with self.db.limited(INTERACTION_STATEMENT_SECONDS):
+                language = await self.tables.language_of(interaction)
+            with i18n.language(language):
                 await interaction.response.send_message(_("That control is not valid."), ephemeral=True)
 
     async def _command_failed(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

@@ -8,10 +8,11 @@ processes, the leases and routed clicks too (:mod:`bot.leasing`: ``db.leases``, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from datetime import datetime, timezone
-from typing import Any, AsyncContextManager, Sequence
+from typing import Any, AsyncContextManager, ContextManager, Sequence
 
 from .backends import Row, open_backend
 from .leasing import DB_NOW, FENCE, Lease, LeaseLost, LeaseQueries, RoutedClicks, fence
@@ -103,6 +104,14 @@ class Database:
                     await self.backend.set_schema_version(current)
                     await self.set_meta(SCHEMA_WRITER, version())
         return len(MIGRATIONS)
+
+    def limited(self, seconds: float) -> ContextManager[None]:
+        """Within the block, each statement of this task fails (a TimeoutError, a database
+        failure) when the database takes longer than ``seconds`` to answer it, and nothing it
+        wrote is committed: for an answer that must come in time (a click: Discord's 3 s)
+        whatever the server does. SQLite (a local file) needs none."""
+        limited = getattr(self.backend, "limited", None)
+        return limited(seconds) if limited is not None else contextlib.nullcontext()
 
     def transaction(self) -> AsyncContextManager[None]:
         """All statements of the enclosed block, committed together or not at all."""

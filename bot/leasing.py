@@ -26,6 +26,11 @@ class LeaseLost(RuntimeError):
     nothing was written."""
 
 
+class NameInUse(RuntimeError):
+    """At start: another live process renews leases under this process's ``instance_name``
+    (a copied config; containers that share the host's name and pid)."""
+
+
 @dataclass(frozen=True)
 class Lease:
     """A process's hold on a table: ``epoch`` grows with each new take (never repeating), so a
@@ -144,6 +149,13 @@ class LeaseQueries:
         async with self.db.transaction():
             await self.check(lease)
             yield
+
+    async def latest(self, holder: str) -> float | None:
+        """When the last of ``holder``'s live leases expires (the database's epoch seconds);
+        None if it holds none."""
+        row = await self.db.fetchone(
+            f"SELECT MAX(expires_at) AS latest FROM leases WHERE holder = ? AND expires_at > {DB_NOW}", (holder,))
+        return None if row is None or row["latest"] is None else float(row["latest"])
 
     async def forget(self, dead_for: float) -> None:
         """Leases nobody renewed for ``dead_for`` seconds (their tables closed long ago)."""

@@ -12,13 +12,15 @@ label names a table, a server or a user: games, kinds of click, classes of call,
 database operation only, so the number of series stays small whatever the load.
 
 ``/healthz`` answers 200 when the gateway is connected, the database answers a trivial query
-within :data:`DATABASE_SECONDS`, and no message of a table has been failing for longer than
+within :data:`DATABASE_SECONDS` (one probe at a time, its word kept :data:`PROBE_KEPT`; a
+server that hangs is reported in time, never waited for), and no message of a table has been failing for longer than
 ``health_retry_seconds``; else 503, with what failed, as JSON.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import platform
@@ -46,6 +48,10 @@ log = logging.getLogger(__name__)
 
 #: The database must answer the health check's query within this many seconds.
 DATABASE_SECONDS = 3.0
+#: A probe's word stands this many seconds: /healthz asked again meanwhile asks no database.
+PROBE_KEPT = 1.0
+#: What a request waits past DATABASE_SECONDS for the probe's own word (then it says so itself).
+PROBE_GRACE = 0.3
 #: Click-to-done seconds: a click is answered in tens of milliseconds, and Discord gives 3 s.
 CLICK_BUCKETS = (.005, .01, .025, .05, .1, .25, .5, 1, 2, 3, 5, 10)
 #: Database call seconds: a SQLite read is under a millisecond, a PostgreSQL round trip a few.
@@ -120,6 +126,8 @@ class Metrics:
         self._runner: web.AppRunner | None = None
         self._log_counter = _LogCounter(self.log_messages)
         self._plain_backend: Any = None  # the database without the timing (health probes are no traffic)
+        self._probing: asyncio.Future | None = None  # the database's probe under way
+        self._probed: tuple[float, str] | None = None  # when the latest probe ended, and its word
 
     # ------------------------------------------------------------------- what is counted
     def games(self, names: Any) -> None:
@@ -205,15 +213,34 @@ class Metrics:
         return f"shard {', '.join(map(str, down))} disconnected" if down else "ok"
 
     async def _database(self) -> str:
+        """The word of the latest probe of the database if it is at most PROBE_KEPT seconds old,
+        else of a new one; one probe at a time (a flood of requests is one query), and never a
+        wait past DATABASE_SECONDS (a server that hangs: the answer says so, in time)."""
+        probed = self._probed
+        if probed is not None and time.perf_counter() - probed[0] <= PROBE_KEPT:
+            return probed[1]
+        if self._probing is None or self._probing.done():
+            self._probing = asyncio.ensure_future(self._probe())
         try:
-            # straight to the backend: a probe is not the bot's database traffic (chieu_database_seconds)
-            query = self._plain_backend.fetchone if self._plain_backend is not None else self.bot.db.fetchone
-            await asyncio.wait_for(query("SELECT 1"), DATABASE_SECONDS)
+            # shielded: the request does not wait for a probe stuck on a hung server to end
+            return await asyncio.wait_for(asyncio.shield(self._probing), DATABASE_SECONDS + PROBE_GRACE)
         except asyncio.TimeoutError:
             return f"no answer within {DATABASE_SECONDS:g} s"
+
+    async def _probe(self) -> str:
+        # straight to the backend: a probe is not the bot's database traffic (chieu_database_seconds)
+        target = self._plain_backend if self._plain_backend is not None else self.bot.db
+        limited = getattr(target, "limited", None)  # (PostgreSQL: the probe's connection is cut in time)
+        try:
+            with limited(DATABASE_SECONDS) if limited is not None else contextlib.nullcontext():
+                await asyncio.wait_for(target.fetchone("SELECT 1"), DATABASE_SECONDS)
+            word = "ok"
+        except (asyncio.TimeoutError, TimeoutError):
+            word = f"no answer within {DATABASE_SECONDS:g} s"
         except Exception as exc:  # noqa: BLE001 - whatever it is, the database is not answering
-            return f"failing: {exc!r}"[:200]
-        return "ok"
+            word = f"failing: {exc!r}"[:200]
+        self._probed = (time.perf_counter(), word)
+        return word
 
     def _outbox(self) -> str:
         oldest = outbox_state(self.bot)["failing_for"]

@@ -11,7 +11,7 @@ from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, 
                                 Settlement, cards, numbered, chips)
 from bot.tables.commands import MAX_STAKE, GameCog, LobbyOption
 from rendering import BACK
-from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
+from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
 
 #: the eat buttons and their labels (English msgids, translated where shown)
 EAT_KEYS = {"eat_chan": N_("Eat Chắn"), "eat_ca": N_("Eat Cạ"), "eat_ca2": N_("Eat Cạ*")}
@@ -304,11 +304,12 @@ class ChanUI(CopyTokensUI):
             return "\n".join(" · ".join(line) for line in (first, second) if line)
 
         def row(seat: int) -> Row:
-            groups = [Group(_("trash row"), tuple(view["rows"][seat]))]
-            groups += [Group(_("laid") if k == 0 else "", tuple(pair)) for k, pair in enumerate(view["laid"][seat])]
+            groups = [Group("", tuple(view["rows"][seat]), glyph="discards")]  # the trash row, then the pairs laid
+            groups += [Group("", tuple(pair)) for pair in view["laid"][seat]]
             return Row(names[seat], tuple(groups), active=seat in to_act)
 
-        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
+        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away,
+                              badges=(Badge("hand", str(view["hand_sizes"][seat])),))
                       for seat in range(n))
         active, source = view["active"], view["active_from"]
         if active is None:
@@ -318,7 +319,7 @@ class ChanUI(CopyTokensUI):
                          if view["current"] is not None else "")
         else:
             offer = Pile(_("On offer"), active, _("from {player}").format(player=names[source]))
-        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])), offer)
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, str(view["stock"])), offer)
         return TablePicture(title=_("Chắn · table #{table}").format(table=table.id), seats=seats, piles=piles,
                             deck=self.deck,
                             sections=(Section(_("Trash rows and pairs laid"),
@@ -341,11 +342,12 @@ class ChanUI(CopyTokensUI):
                 hand = outcome["hand"]
                 groups = [list(p) for p in hand["chan"]] + [list(p) for p in hand["ca"]]
                 factors = " · ".join(f"{f['name']} {f['points']}/{f['dich']} dịch" for f in outcome["factors"])
-                parts = [ngettext("{factors} → {n} point", "{factors} → {n} points", outcome["points"]).format(
-                    factors=factors, n=outcome["points"])]
+                # the chips first: a picture too narrow for every fact keeps them
+                parts = [chips(settlement.chips[seat], signed=True),
+                         ngettext("{factors} → {n} point", "{factors} → {n} points", outcome["points"]).format(
+                             factors=factors, n=outcome["points"])]
                 if outcome["ga"]:
                     parts.append(ga(outcome["ga"]))
-                parts.append(chips(settlement.chips[seat], signed=True))
             else:
                 groups = hand_groups(outcome["hands"][seat], True) + [list(p) for p in view["laid"][seat]]
                 parts = [chips(settlement.chips[seat], signed=True)]

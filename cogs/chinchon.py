@@ -16,8 +16,9 @@ from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, 
                                 Settlement, cards, finished_round, finished_round_points, numbered,
                                 points_to_total, reached_total)
 from bot.tables.commands import GameCog, LobbyOption
+from bot.tables.pictures import chips_first
 from rendering import BACK
-from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
+from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture
 
 FRENCH_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SPANISH_SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
@@ -294,11 +295,16 @@ class ChinchonUI(CopyTokensUI):
                 second += " · " + _("bought back")
             return f"{first}\n{second}"
 
+        def badges(seat: int) -> tuple[Badge, ...]:
+            first = Badge("hand", str(view["hand_sizes"][seat])) if view["in_match"][seat] else Badge("out")
+            return (first, Badge("total", number(view["totals"][seat]))) + \
+                ((Badge("bought_back"),) if view["buybacks"][seat] else ())
+
         seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"],
-                              dim=not view["in_match"][seat] or table.seats[seat].away)
+                              dim=not view["in_match"][seat] or table.seats[seat].away, badges=badges(seat))
                       for seat, name in enumerate(names))
-        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
-                 Pile(_("Discard pile"), view["top_discard"], cards(view["discards"])))
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, str(view["stock"])),
+                 Pile(_("Discard pile"), view["top_discard"], str(view["discards"])))
         return TablePicture(title=_("Chinchón · table #{table} · round {round}").format(table=table.id,
                                                                                        round=view["round"]),
                             seats=seats, piles=piles, deck=self.deck)
@@ -319,9 +325,19 @@ class ChinchonUI(CopyTokensUI):
                 second += " · " + _("out of the match")
             return f"{first}\n{second}"
 
+        def badges(seat: int) -> tuple[Badge, ...]:
+            if result["points"][seat] is None:
+                return (Badge("out"), Badge("total", number(view["totals"][seat])))
+            # the round's points, the total they made (where a buy-back reset it, the one bought back in at)
+            first = (Badge("closed"),) if seat == result["closer"] else ()
+            out = not view["in_match"][seat] and not view["buybacks"][seat]
+            return first + (Badge("", number(result["points"][seat], signed=True)),
+                            Badge("total", number(view["totals"][seat]))) + \
+                ((Badge("bought_back"),) if view["buybacks"][seat] else (Badge("out"),) if out else ())
+
         lit = self._lit(view)
         seats = tuple(SeatBox(name, detail(seat), active=seat in lit,
-                              dim=not view["in_match"][seat] or table.seats[seat].away)
+                              dim=not view["in_match"][seat] or table.seats[seat].away, badges=badges(seat))
                       for seat, name in enumerate(names))
         rows = tuple(Row(names[seat], tuple(Group("", tuple(group)) for group in round_groups(result, seat)))
                      for seat in range(len(names)) if result["hands"][seat] is not None)
@@ -346,7 +362,14 @@ class ChinchonUI(CopyTokensUI):
         return rows
 
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
-        return self.match_result_rows(view, names, settlement)
+        """The match's score board, each seat with its hand as the last round left it: the cards
+        that decided the match (its history of rounds is in the rounds' messages)."""
+        def last_hand(seat: int) -> list[list[str]]:  # a seat out of the match: the round it went out in
+            return next((round_groups(r, seat) for r in reversed(view["round_results"]) if r["hands"][seat]), [])
+
+        rows = self.match_result_rows(view, names, settlement)
+        return [(label, last_hand(result["seat"]), chips_first(caption))
+                for (label, _groups, caption), result in zip(rows, self.ranked(view))]
 
 
 def card_of_shown(card: str) -> str:

@@ -16,8 +16,9 @@ from bot.i18n import C_, N_, Shown, _, either, ngettext, number, pgettext
 from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, Selection, SelectOption,
                                 SelectSpec, Settlement, cards, finished_round, finished_round_points, numbered)
 from bot.tables.commands import GameCog, LobbyOption
+from bot.tables.pictures import chips_first
 from rendering import BACK
-from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture
+from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHDC"
@@ -389,10 +390,13 @@ class ConcanUI(CopyTokensUI):
         if result is not None:  # between two rounds: the round that ended, nobody to act
             return [(name, (_("went out") + " · " if seat == result["winner"] else "")
                      + finished_round_points(view, seat)) for seat, name in enumerate(names)]
+        def melds(seat: int) -> str:  # the picture shows the melds' numbers, not whose they are
+            numbers = [str(m["no"]) for m in view["melds"] if m["owner"] == seat]
+            return " · " + _("melds {numbers}").format(numbers=", ".join(numbers)) if numbers else ""
+
         return [(("▶ " if seat in view["to_act"] else "") + name,
                  self._seat_detail(view, seat) + " · " + _("total **{total}**").format(
-                     total=number(view["totals"][seat])))
-                for seat, name in enumerate(names)]
+                     total=number(view["totals"][seat])) + melds(seat)) for seat, name in enumerate(names)]
 
     @staticmethod
     def _seat_detail(view: dict, seat: int) -> str:
@@ -415,12 +419,20 @@ class ConcanUI(CopyTokensUI):
                                            view["announced"][seat]).format(n=view["announced"][seat])
             return f"{first}\n{second}"
 
-        seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"], dim=table.seats[seat].away)
-                      for seat, name in enumerate(names))
+        def badges(seat: int) -> tuple[Badge, ...]:
+            announced = view["announced"][seat]
+            return ((Badge("hand", str(view["hand_sizes"][seat])),)
+                    + ((Badge("opened"),) if view["opened"][seat] else ())
+                    + ((Badge("jokers", str(announced)),) if announced else ())
+                    + (Badge("total", number(view["totals"][seat])),))
+
+        seats = tuple(SeatBox(name, detail(seat), active=seat in view["to_act"], dim=table.seats[seat].away,
+                              badges=badges(seat)) for seat, name in enumerate(names))
         top = view["top_discard"]
-        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
-                 Pile(_("Discard pile"), top, cards(view["discards"])))
-        groups = tuple(Group(f"{m['no']} · {names[m['owner']]}", tuple(m["cards"])) for m in view["melds"])
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, str(view["stock"])),
+                 Pile(_("Discard pile"), top, str(view["discards"])))
+        # each meld by its number, which a lay-off names (whose it is: in the embed)
+        groups = tuple(Group(str(m["no"]), tuple(m["cards"])) for m in view["melds"])
         return TablePicture(title=_("Concan · table #{table} · round {round}/{rounds}").format(
                                 table=table.id, round=view["round"], rounds=view["rounds"]),
                             seats=seats, piles=piles,
@@ -437,7 +449,12 @@ class ConcanUI(CopyTokensUI):
                 first = _("went out") + " · " + first
             return f"{first}\n" + _("total {total}").format(total=number(view["totals"][seat]))
 
-        seats = tuple(SeatBox(name, detail(seat), dim=table.seats[seat].away) for seat, name in enumerate(names))
+        def badges(seat: int) -> tuple[Badge, ...]:
+            return ((Badge("went_out"),) if seat == result["winner"] else ()) + \
+                (Badge("", number(result["points"][seat], signed=True)), Badge("total", number(view["totals"][seat])))
+
+        seats = tuple(SeatBox(name, detail(seat), dim=table.seats[seat].away, badges=badges(seat))
+                      for seat, name in enumerate(names))
         rows = tuple(Row(name, (Group("", tuple(result["hands"][seat]["cards"])),)) for seat, name in enumerate(names))
         return TablePicture(title=_("Concan · table #{table} · round {round}/{rounds} is over").format(
                                 table=table.id, round=result["round"], rounds=view["rounds"]),
@@ -475,7 +492,12 @@ class ConcanUI(CopyTokensUI):
         return lines
 
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
-        return self.match_result_rows(view, names, settlement)
+        """The match's score board, each seat with the cards the last round left it: what decided
+        the match (its history of rounds is in the rounds' messages)."""
+        last = view["round_results"][-1]
+        rows = self.match_result_rows(view, names, settlement)
+        return [(label, [list(last["hands"][result["seat"]]["cards"])], chips_first(caption))
+                for (label, _groups, caption), result in zip(rows, self.ranked(view))]
 
 
 class Concan(GameCog):

@@ -12,7 +12,7 @@ from bot.tables.adapter import (ButtonSpec, GameUI, HandImage, ResultRow, Select
                                 Settlement, cards, numbered, chips)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
-from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
+from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHDC"
@@ -354,21 +354,6 @@ class PhomUI(GameUI):
                 _("{card} by {player}").format(card=card_label(card), player=names[by]) for card, by in sent))
         return text
 
-    def _shown_groups(self, view: dict, names: list[str], seat: int) -> list[Group]:
-        """A seat's shown phỏm; the cards others sent onto one are underlined, and its label says
-        who sent them (the first phỏm without any is labelled "shown")."""
-        groups, labelled = [], False
-        for k, meld in enumerate(view["shown"][seat]):
-            sent = self._sent_onto(view, seat, k)
-            senders = list(dict.fromkeys(names[by] for _card, by in sent))
-            if senders:
-                label = _("sent by {players}").format(players=", ".join(senders))
-            else:
-                label, labelled = ("" if labelled else _("shown")), True
-            marked = tuple(i for i, card in enumerate(meld) if any(card == c for c, _by in sent))
-            groups.append(Group(label, tuple(meld), marked))
-        return groups
-
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
         names = picture_names(names)
         n = view["num_players"]
@@ -392,19 +377,23 @@ class PhomUI(GameUI):
             return "\n".join(" · ".join(line) for line in (first, second) if line)
 
         def row(seat: int) -> Row:
-            groups = [Group(_("discards"), tuple(view["discards"][seat]))]
-            groups.append(Group(_("eaten"), tuple(unshown_eaten(seat))))
-            groups += self._shown_groups(view, names, seat)
+            # told by place and glyph: discards (↓), eaten cards not in a phỏm, the phỏm shown (eaten
+            # cards underlined)
+            eaten = tuple(unshown_eaten(seat))
+            groups = [Group("", tuple(view["discards"][seat]), glyph="discards"),
+                      Group("", eaten, tuple(range(len(eaten))))]
+            ate = set(view["eaten"][seat])
+            groups += [Group("", tuple(meld), tuple(k for k, card in enumerate(meld) if card in ate))
+                       for meld in view["shown"][seat]]
             return Row(names[seat], tuple(groups), active=seat in to_act)
 
-        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
+        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away,
+                              badges=(Badge("hand", str(view["hand_sizes"][seat])),))
                       for seat in range(n))
         active = view["active"]
         offer = _("from {player}").format(player=names[(view["current"] - 1) % n]) \
             if active and view["current"] is not None else ""
-        piles = (Pile(_("Stock"), BACK if view["stock"] else None,
-                      cards(view["stock"]) + " · " + _("draw {draw}/{total}").format(draw=view["draws"],
-                                                                                   total=4 * n - 1)),
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, f"{view['stock']} · {view['draws']}/{4 * n - 1}"),
                  Pile(_("On offer"), active, offer))
         title = (_("Phỏm · table #{table} · last round") if view["last_round"]
                  else _("Phỏm · table #{table}")).format(table=table.id)
@@ -423,9 +412,9 @@ class PhomUI(GameUI):
             received = {card for k in range(len(view["shown"][seat])) for card, _by in self._sent_onto(view, seat, k)}
             sent = [card for melds in view.get("sent") or [] for onto in melds for card, by in onto if by == seat]
             points = hand["points"]
-            parts = ["móm"] if hand["mom"] else []
-            parts += [ngettext("{n} point", "{n} points", points).format(n=points),
-                      chips(settlement.chips[seat], signed=True)]
+            # the chips first: a picture too narrow for every fact keeps them
+            parts = [chips(settlement.chips[seat], signed=True),
+                     ngettext("{n} point", "{n} points", points).format(n=points)] + (["móm"] if hand["mom"] else [])
             if sent:
                 parts.append(_("sent: {cards}").format(cards=self.cards_text(sorted(sent, key=sort_key))))
             flat = [card for group in groups for card in group]

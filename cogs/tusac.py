@@ -14,7 +14,7 @@ from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, 
                                 Settlement, cards, numbered, chips)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
-from rendering.table_picture import Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
+from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
 
 COLOUR_MARKS = {"R": "🔴", "Y": "🟡", "G": "🟢", "W": "⚪"}
 
@@ -304,16 +304,14 @@ class TuSacUI(CopyTokensUI):
             return text
 
         def row(seat: int) -> Row:
-            groups = [Group(_("discards"), tuple(view["discards"][seat]))]
-            first = True
-            for meld in view["public"][seat]:
-                # Quan and Khui are native words; the first other set is labelled "public"
-                label = {"quan": "Quan", "khui": "Khui"}.get(meld["kind"], _("public") if first else "")
-                groups.append(Group(label, tuple(meld["cards"])))
-                first = False
+            # the discards (↓), then the public sets (their kinds, Quan and Khui, are in the embed)
+            groups = [Group("", tuple(view["discards"][seat]), glyph="discards")]
+            groups += [Group("", tuple(meld["cards"])) for meld in view["public"][seat]]
             return Row(names[seat], tuple(groups), active=seat in to_act)
 
-        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away)
+        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away,
+                              badges=(Badge("hand", str(view["hand_sizes"][seat])),
+                                      Badge("khap", str(view["khap_counts"][seat]))))
                       for seat in range(n))
         active = view["active"]
         if active is None:
@@ -322,7 +320,7 @@ class TuSacUI(CopyTokensUI):
             caption = _("drawn by {player}").format(player=names[view["active_from"]])
         else:
             caption = _("discarded by {player}").format(player=names[view["active_from"]])
-        piles = (Pile(_("Stock"), BACK if view["stock"] else None, cards(view["stock"])),
+        piles = (Pile(_("Stock"), BACK if view["stock"] else None, str(view["stock"])),
                  Pile(_("Active card"), active, caption))
         return TablePicture(title=_("Tứ Sắc · table #{table}").format(table=table.id), seats=seats, piles=piles,
                             deck=self.deck,
@@ -336,19 +334,23 @@ class TuSacUI(CopyTokensUI):
         for result in self.ranked(view):
             seat = result["seat"]
             hand = outcome["hands"][seat]
-            public = public_groups(view, seat)
-            private = [[k] * 3 for k in hand["khaps"]] + [list(s) for s in hand["sets"]]
+            # the winner's whole hand; a loser's cards that count: Quan and Khui laid, khạp, trash
+            public = [list(m["cards"]) for m in view["public"][seat]
+                      if seat == outcome["winner"] or m["kind"] in ("quan", "khui")]
+            private = [[k] * 3 for k in hand["khaps"]]
+            private += [list(s) for s in hand["sets"]] if seat == outcome["winner"] else []
             if hand["trash"]:
                 private.append(list(hand["trash"]))
             won = chips(settlement.chips[seat], signed=True)
             # no emoji in the label: the image font has none
             label = self.result_label(view, names, result, won=_("{player} — wins"))
+            # the chips first: a picture too narrow for every fact keeps them
             if seat == outcome["winner"]:
-                caption = _("hand value {value} · each loser owes {pay}").format(
-                    value=outcome["value"], pay=chips(outcome["payment"] * settlement.stake)) + " · " + won
+                caption = won + " · " + _("hand value {value} · each loser owes {pay}").format(
+                    value=outcome["value"], pay=chips(outcome["payment"] * settlement.stake))
             else:
-                caption = _("trash {trash} · khap {khap}").format(
-                    trash=hand["trash_count"], khap=len(hand["khaps"])) + " · " + won
+                caption = won + " · " + _("trash {trash} · khap {khap}").format(
+                    trash=hand["trash_count"], khap=len(hand["khaps"]))
             count = sum(map(len, public))
             rows.append((label, public + private, caption, list(range(count))))
         return rows

@@ -14,10 +14,12 @@ Decks: ``"french"`` (52 + ``JK``), ``"spanish"`` (48 + ``JK``, also Chinchón's 
 is a joker laid in a meld as that card (:mod:`rendering.joker`).
 
 Modules, each importing only those below it: fonts, shapes and text; sprites (the decks'
-modules, loaded by name, import it); encode (the palette PNG); compose; landscape (panels in
-a grid, the arrangement shown largest in an embed); the layouts (hand, table, table_picture,
-which uses table's row widths); palette_sample (the sheet each deck's palette is chosen from, handed
-to encode here).
+modules, loaded by name, import it); encode (the palette PNG); compose (a hand's card rows);
+landscape (panels in a grid, the choice of an arrangement for a picture seen 400 px wide);
+badges (the glyphs that say what a seat's number is); layout (the boxes the pictures shown in a
+channel are made of: text, a seat's one-line header, cards, piles, frames, each measured before
+it is drawn); the pictures (hand; table: a round's or result's rows; table_picture: the public
+table); palette_sample (the sheet each deck's palette is chosen from, handed to encode here).
 
 New decks: a module with a :class:`rendering.sprites.Deck` subclass, see
 :mod:`rendering.french` and ``rendering.sprites._DECK_MODULES``.

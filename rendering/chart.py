@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 from . import _async
 from .compose import THEME
 from .encode import COMPRESS_LEVEL, IMAGE_FORMAT
-from .table_picture import printable
+from .layout import fit, printable
 from .text import measure, paste_text, text_line, wrap
 
 __all__ = ["COLOURS", "NUMBER_SIZE", "WIDTH", "Chart", "Line", "chart_image", "nice_ticks", "render_chart",
@@ -84,15 +84,6 @@ def nice_ticks(low: int, high: int, most: int = 5) -> list[int]:
     return list(range(first, last + 1, step))
 
 
-def _fit(text: str, size: int, bold: bool, width: int) -> str:
-    text = printable(text)
-    if measure(text, size, bold) <= width:
-        return text
-    while text and measure(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text + "…"
-
-
 def _legend_rows(chart: Chart) -> list[list[int]]:
     """The legend's rows of line indices: none for a single line (the title names it), two a
     row when they fit."""
@@ -107,7 +98,7 @@ def chart_image(chart: Chart) -> Image.Image:
     # the title wraps onto a second line rather than lose its end ("…, by chips"); a third is cut
     wrapped = wrap(printable(chart.title), TITLE_SIZE, True, WIDTH - 2 * PAD)
     if len(wrapped) > 2:
-        wrapped = (wrapped[0], _fit(" ".join(wrapped[1:]), TITLE_SIZE, True, WIDTH - 2 * PAD))
+        wrapped = (wrapped[0], fit(" ".join(wrapped[1:]), TITLE_SIZE, True, WIDTH - 2 * PAD))
     titles = [text_line(t, TITLE_SIZE, True, theme.text) for t in wrapped]
     row_h = NUMBER_SIZE + 14
     points = max((len(line.values) for line in chart.lines), default=0)
@@ -124,7 +115,7 @@ def chart_image(chart: Chart) -> Image.Image:
     draw.rounded_rectangle((PAD, top, WIDTH - PAD - 1, axis_bottom - 6), radius=8, fill=PANEL,
                            outline=theme.separator)
     if points == 0:
-        empty = text_line(_fit(chart.empty, NUMBER_SIZE, False, WIDTH - 4 * PAD), NUMBER_SIZE, False, theme.muted)
+        empty = text_line(fit(chart.empty, NUMBER_SIZE, False, WIDTH - 4 * PAD), NUMBER_SIZE, False, theme.muted)
         paste_text(image, empty, ((WIDTH - empty.width) // 2, (top + axis_bottom - empty.height) // 2))
         return image
 
@@ -157,11 +148,11 @@ def _x_labels(image: Image.Image, chart: Chart, left: int, right: int, y: int) -
     """Under the x axis: the first game's date at the left, the last's at the right, how many
     games between them."""
     theme = THEME
-    start = text_line(_fit(chart.start, NUMBER_SIZE, False, (right - left) // 3), NUMBER_SIZE, False, theme.muted)
-    end = text_line(_fit(chart.end, NUMBER_SIZE, False, (right - left) // 3), NUMBER_SIZE, False, theme.muted)
+    start = text_line(fit(chart.start, NUMBER_SIZE, False, (right - left) // 3), NUMBER_SIZE, False, theme.muted)
+    end = text_line(fit(chart.end, NUMBER_SIZE, False, (right - left) // 3), NUMBER_SIZE, False, theme.muted)
     # the middle label has what the dates leave, centred between them
     room = right - left - 2 * max(start.width if chart.start else 0, end.width if chart.end else 0) - 16
-    middle = text_line(_fit(chart.axis, NUMBER_SIZE, False, room), NUMBER_SIZE, False, theme.text)
+    middle = text_line(fit(chart.axis, NUMBER_SIZE, False, room), NUMBER_SIZE, False, theme.text)
     if chart.start:
         paste_text(image, start, (left, y))
     if chart.end:
@@ -185,7 +176,7 @@ def _legend(image: Image.Image, chart: Chart, rows: list[list[int]], top: int, r
             draw.line((x + 4, mid, x + 30, mid), fill=colour, width=5)
             note = text_line(line.note, NUMBER_SIZE, True, colour) if line.note else None
             room = column - 40 - (note.width + 8 if note else 0) - 8
-            name = text_line(_fit(line.label, NUMBER_SIZE, False, room), NUMBER_SIZE, False, theme.text)
+            name = text_line(fit(line.label, NUMBER_SIZE, False, room), NUMBER_SIZE, False, theme.text)
             paste_text(image, name, (x + 38, y))
             if note:
                 paste_text(image, note, (x + 38 + name.width + 8, y))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from .sprites import Deck, card_outline, card_shadow, card_sprite, get_deck
-from .text import ITEM_SEP, TextLine, measure, paste_text, text_line, wrap, wrap_items
+from .text import TextLine, paste_text, text_line, wrap
 
 __all__ = [
     "Theme",
@@ -25,9 +25,6 @@ __all__ = [
     "common_step",
     "CardsBlock",
     "TextBlock",
-    "HeaderBlock",
-    "Separator",
-    "Spacer",
     "render_stack",
 ]
 
@@ -108,18 +105,19 @@ def common_step(all_groups: Sequence[Sequence[Sequence[str]]], deck: Deck, max_w
 
 
 def plan_cards(groups: Sequence[Sequence[str]], deck: Deck, max_width: int, gap: int,
-               step: int | None = None) -> CardPlan:
+               step: int | None = None, balance: bool = True) -> CardPlan:
     """Place the cards of ``groups`` left to right, wrapping rows to ``max_width``.
 
     A group that does not fit the rest of a row starts a new row if it fits a whole row;
     only a group longer than a whole row is split. When wrapping is needed, rows are
     balanced (the narrowest width that still needs no more rows), so 25 cards make two
-    similar rows rather than a full row and a stub.
+    similar rows rather than a full row and a stub (unless not ``balance``: in a box of a set
+    width, the rows are as many either way).
     """
     if step is None:
         step = best_step(groups, deck, max_width, gap)
     plan = _plan(groups, deck, max_width, gap, step)
-    if plan.rows > 1:
+    if plan.rows > 1 and balance:
         one_row = _one_row_width(groups, deck.card_size[0], step, gap)
         target = max(deck.card_size[0], one_row // plan.rows)
         while target < max_width:
@@ -185,26 +183,6 @@ class Block:
         raise NotImplementedError
 
 
-@dataclass
-class Spacer(Block):
-    height: int = 0
-    width: int = 0
-
-    def draw(self, canvas, x, y):
-        pass
-
-
-@dataclass
-class Separator(Block):
-    theme: Theme = THEME
-    height: int = 1
-    width: int = 0
-
-    def draw(self, canvas, x, y):
-        ImageDraw.Draw(canvas).line((x, y, canvas.width - x, y), fill=self.theme.separator,
-                                    width=1)
-
-
 class TextBlock(Block):
     """Wrapped text, left-aligned."""
 
@@ -221,59 +199,6 @@ class TextBlock(Block):
         for ln in self.lines:
             paste_text(canvas, ln, (x, y))
             y += ln.height
-
-
-class HeaderBlock(Block):
-    """A bold label followed by a muted caption on the same baseline: as many of the caption's
-    first facts as fit there, the rest below, wrapped between its facts
-    (:func:`rendering.text.wrap_items`)."""
-
-    def __init__(self, label: str, caption: str, *, max_width: int, theme: Theme = THEME):
-        self.parts: list[tuple[TextLine, int, int]] = []  # line, dx, dy
-        gap = 12
-        label_lines = [
-            text_line(t, theme.label_size, True, theme.text, theme.red_text)
-            for t in (wrap(label, theme.label_size, True, max_width) if label else [])
-        ]
-        y = 0
-        for ln in label_lines[:-1]:
-            self.parts.append((ln, 0, y))
-            y += ln.height
-        last = label_lines[-1] if label_lines else None
-        rest = caption
-        if caption and last is not None:
-            beside, rest = _first_facts(caption, theme.caption_size, max_width - last.width - gap)
-            if beside:  # on the label's line, aligned on its baseline
-                one = text_line(beside, theme.caption_size, False, theme.muted, theme.red_text)
-                self.parts.append((last, 0, y))
-                self.parts.append((one, last.width + gap, y + last.baseline - one.baseline))
-                y += max(last.height, last.baseline - one.baseline + one.height)
-                last = None
-        if last is not None:
-            self.parts.append((last, 0, y))
-            y += last.height
-        for t in wrap_items(rest, theme.caption_size, False, max_width) if rest else ():
-            ln = text_line(t, theme.caption_size, False, theme.muted, theme.red_text)
-            self.parts.append((ln, 0, y))
-            y += ln.height
-        self.width = max((ln.width + dx for ln, dx, _ in self.parts), default=0)
-        self.height = y
-
-    def draw(self, canvas, x, y):
-        for ln, dx, dy in self.parts:
-            paste_text(canvas, ln, (x + dx, y + dy))
-
-
-def _first_facts(caption: str, size: int, room: int) -> tuple[str, str]:
-    """The first facts of ``caption``'s first line that fit in ``room`` px (none: ``""``), and
-    the rest of the caption."""
-    first, _newline, others = caption.partition("\n")
-    items = first.split(ITEM_SEP)
-    k = 0
-    while k < len(items) and measure(ITEM_SEP.join(items[:k + 1]), size) <= room:
-        k += 1
-    rest = "\n".join(part for part in (ITEM_SEP.join(items[k:]), others) if part)
-    return ITEM_SEP.join(items[:k]), rest
 
 
 class CardsBlock(Block):

@@ -1,28 +1,29 @@
 """Landscape pictures: blocks side by side, panels in a grid, and the choice among layouts.
 
 Discord shows an embed's image in at most about 400 × 300 px (desktop; a phone shows it across
-the message, about as wide), scaled down to fit. A tall picture is shown small, so the table,
-round and result pictures are laid out wider than tall: their per-player parts become panels
-in a grid, and :func:`choose` picks, among a few arrangements (columns, panel widths), the one
-shown largest in that box, :data:`VIEW`, that is wider than tall. The round and result pictures
-size their words for each arrangement's width (:func:`readable_size`), so their numbers stay
-readable when shown :data:`VIEW` wide.
+the message, about as wide), scaled down to fit. So the table, round and result pictures are
+drawn for that size: each is tried at a few widths (:func:`widths_for`: the widest shows its
+cards large enough at 400 px), its per-player parts in panels in a grid, its words sized for
+the width (:func:`readable_size`: their numbers read once shown :data:`VIEW` wide), and
+:func:`best` picks the arrangement that keeps its numbers, is landscape, and shows its cards
+the largest.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 from .compose import THEME, Block, Theme
 from .fonts import FONT_LOCK, font
 
-__all__ = ["DIGIT_PX", "MAX_WIDTH", "PICTURE_THEME", "SIZES", "VIEW", "Beside", "Column", "Grid", "Panel", "choose",
-           "column_counts", "draw_picture", "panel_widths", "readable_size"]
+__all__ = ["DIGIT_PX", "PICTURE_THEME", "SIZES", "VIEW", "Beside", "Column", "Grid", "Loss", "Panel", "best",
+           "column_counts", "draw_picture", "readable_size", "widths_for"]
 
 #: The box Discord shows an embed image in (desktop), px.
 VIEW = (400, 300)
@@ -152,49 +153,54 @@ def shown_scale(width: int, height: int, view: tuple[int, int] = VIEW) -> float:
     return min(1.0, view[0] / max(1, width), view[1] / max(1, height))
 
 
-@dataclass(frozen=True)
-class Choice:
-    block: Block
-    width: int  # the whole picture, padding included
-    height: int
+class Loss(NamedTuple):
+    """What a picture's headers leave out: numbers (a badge's, a row's first fact with one), and the rest."""
+    numbers: int = 0
+    other: int = 0
+
+    def __add__(self, other):
+        return Loss(self.numbers + other.numbers, self.other + other.other)
 
 
-#: The widest picture chosen while a narrower one will do (scaled to 400 px, wider is illegible).
-MAX_WIDTH = 1100
+#: the widths a picture is tried at, as parts of the widest that shows its cards large enough
+WIDTH_STEPS = (0.6, 0.7, 0.8, 0.9, 1.0, 1.15, 1.3, 1.5)
 
 
-def choose(candidates: Iterable[Block], pad: int, max_width: int = MAX_WIDTH, *, sized_text: bool = False) -> Block:
-    """The candidate (a whole picture's content, drawn with ``pad`` px around it) shown
-    largest in :data:`VIEW` among those wider than tall, preferring those at most
-    ``max_width`` px wide; when none is wider than tall, the widest for its height. Ties go to
-    the smaller picture.
-
-    ``sized_text``: the candidates' words are sized for their width (:func:`readable_size`),
-    so a wider one reads as well: when none is wider than tall, the first choice is then the
-    least tall for its width, whatever its width (its words are shown the largest in
-    :data:`VIEW`)."""
-    best: Choice | None = None
-
-    def key(c: Choice):
-        landscape = c.width > c.height
-        fit = (min(1.0, c.width / max(1, c.height)),) if sized_text else ()
-        return fit + (landscape, c.width <= max_width,
-                      shown_scale(c.width, c.height) if landscape else c.width / max(1, c.height),
-                      -c.width * c.height)
-
-    for block in candidates:
-        choice = Choice(block, block.width + 2 * pad, block.height + 2 * pad)
-        if best is None or key(choice) > key(best):
-            best = choice
-    assert best is not None, "no candidate layout"
-    return best.block
+def widths_for(card_h: int, card_px: float) -> list[int]:
+    """The widths to try a picture at whose cards are ``card_h`` px tall: the widest that
+    shows them ``card_px`` tall when the picture is shown :data:`~rendering.landscape.VIEW`
+    wide, narrower ones (larger cards, smaller text), and a few wider ones (when nothing fits)."""
+    most = VIEW[0] * card_h / card_px
+    return sorted({round(most * step) for step in WIDTH_STEPS})
 
 
-def panel_widths(natural: int, low: int, high: int, lines: Iterable[float] = (1, 1.5, 2, 3)) -> list[int]:
-    """Widths for panels whose content is ``natural`` px wide on one line: the widths that
-    show it on about each number of ``lines``, within [``low``, ``high``], without repeats."""
-    widths = sorted({max(low, min(high, int(natural / n) + 8)) for n in lines})
-    return widths or [low]
+def best(arrangements, card_h: int, card_px: float, min_aspect: float, theme=PICTURE_THEME) -> Block:
+    """Of ``arrangements`` ((block, the width its text is sized for) of a whole picture's
+    content, drawn with the theme's padding around it), the one to draw: its text no smaller
+    than its width needs; then the one that leaves out the fewest numbers (``block.lost``: a
+    :class:`Loss`); then landscape (width / height at least ``min_aspect``: Discord shows the
+    whole of it); then its cards at least ``card_px`` tall shown 400 px wide (or as near as can
+    be, by 2 px); then the one that leaves out the least of the rest; then the one whose
+    cards are shown largest in an embed (:data:`~rendering.landscape.VIEW`); ties go to the
+    smaller picture. The arrangements come narrowest first: the search stops when the rest
+    cannot do better."""
+    chosen, chosen_key = None, None
+    pad = theme.padding
+    for block, sized_for in arrangements:
+        bound = card_h * min(1.0, VIEW[0] / sized_for)  # the cards of this width and wider are no larger
+        if chosen_key is not None and chosen_key[:3] == (True, 0, True) and (
+                min(bound, card_px) // 2 < chosen_key[3]
+                or chosen_key[3:5] == (card_px // 2, 0) and bound < chosen_key[5]):
+            break  # (the widths tried grow: none of the rest can do better)
+        width, height = max(theme.min_width, block.width + 2 * pad), block.height + 2 * pad
+        card = card_h * min(1.0, VIEW[0] / width)
+        lost = getattr(block, "lost", Loss())
+        key = (width <= sized_for, -lost.numbers, width >= min_aspect * height, min(card, card_px) // 2, -lost.other,
+               card_h * shown_scale(width, height), -width * height)
+        if chosen_key is None or key > chosen_key:
+            chosen, chosen_key = block, key
+    assert chosen is not None, "no arrangement"
+    return chosen
 
 
 def draw_picture(block: Block, theme: Theme = THEME, *, canvas_for: Callable[[int, int], Image.Image] | None = None,

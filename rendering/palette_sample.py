@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from .badges import GLYPHS, Badge
 from .hand import hand_image
 from .sprites import BACK, Deck, get_deck
 from .table import rows_image
@@ -45,11 +46,13 @@ def sample_sheet(deck: str | Deck) -> Image.Image:
     def cards(start: int, n: int) -> tuple[str, ...]:
         return tuple(codes[(start + k) % count] for k in range(n))
 
-    rows = tuple(Row(name, (Group("discards", cards(7 * k, 5)), Group("shown ♥", cards(7 * k + 5, 3)),
+    rows = tuple(Row(name, (Group("", cards(7 * k, 5), glyph="discards"), Group("12", cards(7 * k + 5, 3), (1,)),
                             Group("", cards(7 * k + 8, 2))), active=k == 1) for k, name in enumerate(names))
+    every = tuple(Badge(glyph, "13") for glyph in GLYPHS)  # each glyph's colours
     table = TablePicture(
         title="Phỏm · bàn #42 · vòng cuối ♥♦♣♠ — 四色",
-        seats=tuple(SeatBox(name, "13 cards · ù\ntotal −12 ♦", active=k == 1, dim=k == 3)
+        seats=tuple(SeatBox(name, "13 cards · ù\ntotal −12 ♦", active=k == 1, dim=k == 3,
+                            badges=every[3 * k:3 * k + 3])
                     for k, name in enumerate(names)),
         piles=(Pile("Stock", BACK, "42 cards"), Pile("Discard", codes[0], "by Nguyễn Đức"), Pile("Empty", None, "0")),
         sections=(Section("Melds ♦", tuple(Group(f"{k // 6 + 1} · Lan ♥", cards(k, 6)) for k in range(0, count, 6))),

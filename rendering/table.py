@@ -1,97 +1,99 @@
-"""Several labelled hands in one picture: the end-of-game showdown and the public table."""
+"""Several labelled hands in one picture: a round's result and a game's (the cards that decided
+them, a seat's numbers on one line over its cards), with the boxes of :mod:`rendering.layout`
+and the choice of :mod:`rendering.table_picture`'s pictures (:func:`rendering.landscape.best`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 
 from . import _async
-from .compose import CardsBlock, HeaderBlock, TextBlock, common_step
 from .encode import encode_picture
-from .landscape import (PICTURE_THEME, VIEW, Column, Grid, Panel, choose, column_counts, draw_picture, panel_widths,
-                        readable_size)
+from .landscape import PICTURE_THEME, Column, Grid, Loss, best, column_counts, draw_picture, readable_size, widths_for
+from .layout import Box, Cards, Header, Style, Text, common_step, facts
 from .sprites import Deck, get_deck
 
-__all__ = ["one_line_width", "render_rows", "render_rows_async", "rows_image"]
+__all__ = ["CARD_PX", "MIN_ASPECT", "render_rows", "render_rows_async", "rows_image"]
 
 Row = tuple  # (label, groups, caption) or (label, groups, caption, marked)
 
-PANEL_MIN, PANEL_MAX = 240, 900  # a player's panel, px
-GRID_GAP = 10
+#: How tall a card is, at least, once a round or result picture is shown 400 px wide (+1: a margin).
+CARD_PX = 41
+#: The least width / height of a round or result picture.
+MIN_ASPECT = 1.1
+GAP = 12
 
 
-def one_line_width(groups: Sequence[Sequence[str]], deck: Deck, gap: int) -> int:
-    """The width of ``groups`` fanned on one line at the deck's tightest step."""
-    sizes = [len(g) for g in groups if g]
-    card_w, step = deck.card_size[0], deck.fan_step[0]
-    return sum(card_w + step * (n - 1) for n in sizes) + gap * max(0, len(sizes) - 1) if sizes else card_w
+def _bars(groups: Sequence[Sequence[str]], marked) -> tuple[tuple[int, ...], ...]:
+    """The positions ``marked`` in the flat run of ``groups``, per group."""
+    bars, start = [], 0
+    marked = set(marked)
+    for group in groups:
+        bars.append(tuple(k for k in range(len(group)) if start + k in marked))
+        start += len(group)
+    return tuple(bars)
 
 
-def _panel(row: Row, deck: Deck, inner: int, step: int, theme) -> Panel:
-    label, groups, caption = row[0], row[1], row[2]
-    marked: Collection[int] = row[3] if len(row) > 3 else ()
-    header = HeaderBlock(label, caption, max_width=inner, theme=theme) if label or caption else None
-    # no groups: words only (a match's score board); an empty group: an empty slot (no card left)
-    cards = CardsBlock(groups, deck=deck, marked=marked, show_index=False, reserve_raise=False,
-                       reserve_bar=bool(marked), step=step, max_width=inner, theme=theme) if groups else None
-    return Panel(Column([(header, 0), (cards, 8)]), outline=theme.empty_slot, theme=theme)
+def _panel(row: Row, deck: Deck, style: Style, inner: int, step: int | None) -> Box:
+    label, groups, caption = row[0], [tuple(g) for g in row[1]], row[2]
+    marked = row[3] if len(row) > 3 else ()
+    header = Header(label, (), facts(caption), style=style, width=inner, colour=style.theme.text, deck=deck.name,
+                    two_lines=True)
+    parts: list = [(header, 0)]
+    cards = Cards(tuple(groups), deck=deck.name, width=inner, style=style, step=step,
+                  bars=_bars(groups, marked)) if any(groups) else None
+    if cards is not None:
+        parts.append((cards, 6))
+    box = Box(Column(parts), theme=style.theme)
+    box.lost = header.lost + Loss(0, cards.splits if cards is not None else 0)
+    return box
 
 
-TITLE_MIN = 360  # the title's room when the panels are narrower
-
-
-def readable_theme(width: int):
-    """The theme of a picture at most ``width`` px wide (padding included): its words and
-    numbers (points, totals, chips, ranks) large enough to read when the picture is shown
-    :data:`~rendering.landscape.VIEW` wide (:func:`~rendering.landscape.readable_size`)."""
-    size = readable_size(width)
+def _arrangements(rows: Sequence[Row], title: str, deck: Deck):
+    """(block, the width its text is sized for) of each arrangement tried: a few widths, the
+    panels in 1 to 6 columns, or the first (the winner's) across the picture over the others
+    in columns."""
     theme = PICTURE_THEME
-    return replace(theme, caption_size=max(theme.caption_size, size), label_size=max(theme.label_size, size + 1),
-                   title_size=max(theme.title_size, size + 2))
-
-
-def _layouts(rows: Sequence[Row], title: str, deck: Deck):
-    """Every arrangement tried: panels of a few widths, in 1 to 3 columns, each with its text
-    as large as its width needs (:func:`readable_theme`)."""
-    base = PICTURE_THEME
-    if not rows:
-        yield Column([(TextBlock(title, base.title_size, base.text, bold=True, max_width=600) if title else None, 0)])
-        return
-    natural = max(one_line_width(r[1], deck, base.group_gap) for r in rows)
-    # wider panels too, where the words would take many lines (their size grows with the width)
-    words = max(HeaderBlock(r[0], r[2], max_width=4000, theme=readable_theme(PANEL_MAX)).width for r in rows)
-    widths = set(panel_widths(natural + 2 * Panel.PAD, PANEL_MIN, PANEL_MAX, lines=(1, 1.5, 2, 3, 4)))
-    widths |= {w for w in panel_widths(words + 2 * Panel.PAD, PANEL_MIN, PANEL_MAX, lines=(1, 1.5, 2, 3))
-               if w > max(widths)}
-    for width in sorted(widths):
-        inner = width - 2 * Panel.PAD
-        step = common_step([r[1] for r in rows], deck, inner, base.group_gap)  # the rows line up
-        for columns in column_counts(len(rows)):
-            # the widest this layout may be: its text is sized for it
-            most = max(columns * width + (columns - 1) * GRID_GAP, TITLE_MIN) + 2 * base.padding
-            theme = readable_theme(most)
-            grid = Grid([_panel(row, deck, inner, step, theme) for row in rows], columns, GRID_GAP)
-            head = TextBlock(title, theme.title_size, theme.text, bold=True,
-                             max_width=max(grid.width, TITLE_MIN)) if title else None
-            yield Column([(head, 0), (grid, 10)])
+    filled = [[tuple(g) for g in r[1] if g] for r in rows]
+    least = deck.card_size[0] + deck.fan_step[0]
+    for width in widths_for(deck.card_size[1], CARD_PX):
+        style = Style(readable_size(width))
+        content = width - 2 * theme.padding
+        head = Text(title, style.size, True, theme.text, content) if title else None
+        shapes = [(0, columns) for columns in column_counts(max(1, len(rows)))]
+        shapes += [(1, columns) for columns in column_counts(len(rows) - 1)] if len(rows) > 2 else []
+        for lead, columns in shapes:
+            inner = (content - (columns - 1) * GAP) // columns - 2 * Box.PAD
+            if rows and inner < max(least, 3 * style.size):
+                continue
+            step = common_step(filled, deck, inner, theme.group_gap)
+            first = [_panel(rows[0], deck, style, content - 2 * Box.PAD, step)] if lead else []
+            panels = [_panel(row, deck, style, inner, step) for row in rows[lead:]]
+            grid = Grid(panels, columns, GAP) if panels else None
+            for panel in first:  # as wide as the grid under it
+                panel.width = max(panel.width, grid.width if grid else 0)
+            block = Column([(head, 0)] + [(p, GAP) for p in first] + [(grid, GAP)])
+            block.lost = sum((p.lost for p in first + panels), Loss())
+            yield block, width
 
 
 def rows_image(rows: Sequence[Row], *, title: str = "", deck: str | Deck = "french"):
     """The rows as a PIL image (see :func:`render_rows`)."""
-    block = choose(_layouts(rows, title, get_deck(deck)), PICTURE_THEME.padding, sized_text=True)
+    d = get_deck(deck)
+    block = best(_arrangements(rows, title, d), d.card_size[1], CARD_PX, MIN_ASPECT)
     return draw_picture(block, PICTURE_THEME, min_width=PICTURE_THEME.min_width)[0]
 
 
 def render_rows(rows: Sequence[Row], *, title: str = "", deck: str | Deck = "french") -> bytes:
     """The upload bytes (:func:`rendering.encode.encode_picture`) of one labelled row of cards per entry of ``rows``.
 
-    Each row is ``(label, groups, caption)``: a bold label and a muted caption above the
-    row's card groups (fanned, gaps between groups), in a framed panel. An optional fourth
-    element gives the row's marked (eaten) positions, underlined as in
-    :func:`rendering.hand.render_hand`. Rows share one fan step so they line up. Empty rows
-    show an empty card slot. The panels are set in a grid (1 to 3 columns) chosen so the
-    picture is wider than tall and shown as large as can be in an embed
-    (:func:`rendering.landscape.choose`).
+    Each row is ``(label, groups, caption)``: in a framed panel, a line with the bold label and
+    the caption's facts (" · ": "27 points · +4 chips"; as many as fit, the embed says them all),
+    over the row's card groups (fanned, gaps between groups). An optional fourth element gives
+    the row's marked positions, underlined as in :func:`rendering.hand.render_hand`. Rows
+    share one fan step so they line up; a row without cards is its line alone. The panels are
+    set in a grid (the first, the winner's, maybe across the picture over it) whose columns and
+    width are chosen so the cards are shown large and the picture wider than tall
+    (:func:`rendering.landscape.best`).
     """
     return encode_picture(rows_image(rows, title=title, deck=deck), deck)
 

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 from .fonts import FONT_LOCK, face_font, face_runs, font, prepare_text
 from .shapes import SUIT_CHARS, suit_mask
 
-__all__ = ["ITEM_SEP", "TextLine", "line_size", "text_line", "wrap", "wrap_items", "paste_text"]
+__all__ = ["TextLine", "crop_line", "line_size", "text_line", "wrap", "paste_text"]
 
 Color = tuple[int, int, int]
 
@@ -143,6 +143,14 @@ def text_line(text: str, size: int, bold: bool, color: Color,
     return TextLine(width, height, baseline, tuple(layers))
 
 
+def crop_line(line: TextLine, top: int, bottom: int) -> TextLine:
+    """``line``'s rows from ``top`` to ``bottom`` (a number's digits without the room for
+    accents and descenders above and below them)."""
+    top, bottom = max(0, top), min(line.height, bottom)
+    return TextLine(line.width, bottom - top, line.baseline - top,
+                    tuple((colour, mask.crop((0, top, line.width, bottom))) for colour, mask in line.layers))
+
+
 def paste_text(canvas: Image.Image, line: TextLine, xy: tuple[int, int]) -> None:
     x, y = xy
     for color, mask in line.layers:
@@ -173,31 +181,4 @@ def wrap(text: str, size: int, bold: bool, max_width: int) -> tuple[str, ...]:
                 lines.append(cur[:cut])
                 cur = cur[cut:]
             lines.append(cur)
-    return tuple(lines)
-
-
-#: what separates the facts of a caption or a seat's line ("7 cards · opened")
-ITEM_SEP = " · "
-
-
-@lru_cache(maxsize=1024)
-def wrap_items(text: str, size: int, bold: bool, max_width: int) -> tuple[str, ...]:
-    """Like :func:`wrap`, but a line breaks between the facts of a line (separated by
-    :data:`ITEM_SEP`), not inside one: "7 cards · not opened" never reads "7 cards · not" /
-    "opened". Only a fact too long for a line of its own is word-wrapped. Newlines are kept."""
-    lines: list[str] = []
-
-    def close(line: str) -> None:
-        lines.extend(wrap(line, size, bold, max_width) if measure(line, size, bold) > max_width else (line,))
-
-    for para in prepare_text(text).split("\n"):
-        cur = ""
-        for item in para.split(ITEM_SEP):
-            cand = item if not cur else cur + ITEM_SEP + item
-            if cur and measure(cand, size, bold) > max_width:
-                close(cur)
-                cur = item
-            else:
-                cur = cand
-        close(cur)
     return tuple(lines)

@@ -48,12 +48,21 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest_asyncio.fixture
-async def bot_factory(database: str, request):
+async def bot_factory(database: str, request, monkeypatch):
     """Builds bots on the same database (a restart needs a new bot object); closes them all.
     The database is the test's SQLite file, or its PostgreSQL database under ``both_backends``.
     Deals and drawn seatings are seeded by the test's name (and the bot's number), so a test
     plays the same games on every run: a red CI means a change broke something."""
     bots = []
+    # A bot built again is the same process restarted (SimCord never stops the first): one name
+    # for them all unless a test names its processes, and no renewal period's wait at start to
+    # see whether another live process uses it (tests/integration/test_leases.py tests that).
+    from bot.tables.leases import Leases
+
+    async def trusted(leases: Leases) -> None:
+        return None
+
+    monkeypatch.setattr(Leases, "refuse_a_shared_name", trusted)
 
     def build(**overrides):
         # SimCord needs a sharded bot's shard count (Discord tells a real one at login)
@@ -62,7 +71,7 @@ async def bot_factory(database: str, request):
                    "rest_calls_per_second": 1e6,
                    # PostgreSQL: leases renewed every 20 simulated seconds (not 3), which hours of
                    # simulated play would otherwise spend in renewals; one process holds them all
-                   "lease_seconds": 60, **overrides}
+                   "lease_seconds": 60, "instance_name": "test", **overrides}
         bot = create_bot(load(**options))
         seed_deals(bot, f"{request.node.nodeid} #{len(bots)}")
         bots.append(bot)

@@ -14,8 +14,9 @@ Both backends offer the same coroutines: ``execute`` (rowcount), ``insert`` (the
 
 from __future__ import annotations
 
+import asyncio
 import functools
-from typing import Any
+from typing import Any, Callable
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -43,6 +44,12 @@ async def open_backend(database: str, *, lock_seconds: float | None = None):
     from .sqlite import SqliteBackend
 
     return await SqliteBackend.open(database)
+
+
+def call_later(delay: float, callback: Callable[[], object]) -> asyncio.TimerHandle:
+    """The event loop's ``call_later``, for a deadline on the database (a click's statements):
+    real time, always; a test whose Discord runs on a simulated clock puts the real one here."""
+    return asyncio.get_running_loop().call_later(delay, callback)
 
 
 def database_failure(exc: BaseException) -> bool:

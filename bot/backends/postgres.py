@@ -21,12 +21,13 @@ import contextlib
 import functools
 import re
 from decimal import Decimal
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from urllib.parse import urlsplit
 
 import asyncpg
 
 from . import Row, row_type
+from .. import backends
 
 POOL_SIZE = 10
 # A statement that waits longer than this (a lock held by a stuck process, a server gone)
@@ -84,6 +85,27 @@ def _rows(records: list[asyncpg.Record]) -> list[Row]:
     return [make(record.values()) for record in records]
 
 
+class StatementLimit:
+    """How long each statement of one task may take (its pool connection included): past it,
+    the statement's connection is cut and the statement fails with :class:`DatabaseTimeout`.
+    Once one statement of the task timed out, the task's next ones fail at once (the server
+    is hanging: an answer must not wait for it twice)."""
+
+    __slots__ = ("seconds", "expired")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.expired = False
+
+    def check(self) -> None:
+        if self.expired:
+            raise DatabaseTimeout(f"the database did not answer within {self.seconds:g} s")
+
+
+class DatabaseTimeout(TimeoutError):
+    """A statement with a limit (:meth:`PostgresBackend.limited`) that the server did not answer in time."""
+
+
 class PostgresBackend:
     name = "postgresql"
     title = "PostgreSQL"  # what /about shows (never the server or its credentials)
@@ -92,6 +114,7 @@ class PostgresBackend:
         self.url = url
         self.pool = pool
         self._held: dict[asyncio.Task, asyncpg.Connection] = {}
+        self._limits: dict[asyncio.Task, StatementLimit] = {}
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE, lock_seconds: float | None = None) -> "PostgresBackend":
@@ -155,6 +178,79 @@ class PostgresBackend:
         await self.execute("DELETE FROM schema_version")
         await self.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
+    # ---- a limit on each statement (a click, /healthz: an answer that must not wait)
+    @contextlib.contextmanager
+    def limited(self, seconds: float) -> Iterator[None]:
+        """Within the block, each statement of this task (not of the tasks it starts) fails
+        with DatabaseTimeout when it takes longer than ``seconds``. Its connection is cut
+        rather than cancelled (asyncpg waits for the server to confirm a cancel: a hung server
+        never does), so a statement of a transaction is never committed: the server, thawed,
+        finds the connection gone and rolls it back. The COMMIT itself is not limited: once
+        sent, its outcome is waited for, never guessed."""
+        task = asyncio.current_task()
+        assert task is not None
+        outer = self._limits.get(task)
+        self._limits[task] = StatementLimit(seconds)
+        try:
+            yield
+        finally:
+            if outer is None:
+                del self._limits[task]
+            else:
+                self._limits[task] = outer
+
+    async def _within(self, conn: asyncpg.Connection, call: Callable[[], Awaitable[Any]]) -> Any:
+        """``call()``, a statement on ``conn``, within this task's limit if it has one."""
+        limit = self._limits.get(asyncio.current_task())  # type: ignore[arg-type]
+        if limit is None:
+            return await call()
+        limit.check()
+
+        def expire() -> None:
+            limit.expired = True
+            conn.terminate()
+
+        timer = backends.call_later(limit.seconds, expire)
+        try:
+            return await call()
+        except Exception as exc:
+            if limit.expired:
+                raise DatabaseTimeout(f"the database did not answer within {limit.seconds:g} s") from exc
+            raise
+        finally:
+            timer.cancel()
+
+    @contextlib.asynccontextmanager
+    async def _acquire(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; within a limit, in its time (a hung server cannot give a new one)."""
+        limit = self._limits.get(asyncio.current_task())  # type: ignore[arg-type]
+        if limit is None:
+            async with self.pool.acquire() as conn:
+                yield conn
+            return
+        limit.check()
+        acquiring = asyncio.ensure_future(self.pool.acquire())
+
+        def expire() -> None:
+            limit.expired = True
+            acquiring.cancel()
+
+        timer = backends.call_later(limit.seconds, expire)
+        try:
+            conn = await acquiring
+        except asyncio.CancelledError as exc:
+            if not limit.expired:
+                raise
+            raise DatabaseTimeout(f"no database connection within {limit.seconds:g} s") from exc
+        finally:
+            timer.cancel()
+        try:
+            yield conn
+        finally:
+            if limit.expired and not _closed(conn):
+                conn.terminate()
+            await self.pool.release(conn)  # (nothing to do for one cut: the pool let it go)
+
     # ---- transactions
     def in_transaction(self) -> bool:
         return asyncio.current_task() in self._held
@@ -164,11 +260,19 @@ class PostgresBackend:
         if self.in_transaction():
             raise RuntimeError("transactions do not nest")
         task = asyncio.current_task()
-        async with self.pool.acquire() as conn:
+        assert task is not None
+        async with self._acquire() as conn:
             self._held[task] = conn
             try:
-                async with conn.transaction():
+                transaction = conn.transaction()
+                await self._within(conn, transaction.start)
+                try:
                     yield
+                except BaseException:
+                    if not _closed(conn):
+                        await transaction.rollback()
+                    raise
+                await transaction.commit()  # (not limited: see limited)
             finally:
                 del self._held[task]
 
@@ -179,35 +283,35 @@ class PostgresBackend:
         if held is not None:
             yield held
         else:
-            async with self.pool.acquire() as conn:
+            async with self._acquire() as conn:
                 yield conn
 
     # ---- statements
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with self.connection() as conn:
-            return _rowcount(await conn.execute(placeholders(sql), *params))
+            return _rowcount(await self._within(conn, lambda: conn.execute(placeholders(sql), *params)))
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with self.connection() as conn:
-            return await conn.fetchval(placeholders(sql) + " RETURNING id", *params)
+            return await self._within(conn, lambda: conn.fetchval(placeholders(sql) + " RETURNING id", *params))
 
     async def executemany(self, sql: str, rows: list[Sequence[Any]]) -> None:
         if not self.in_transaction():
             raise RuntimeError("executemany belongs inside a transaction")
         async with self.connection() as conn:
-            await conn.executemany(placeholders(sql), rows)
+            await self._within(conn, lambda: conn.executemany(placeholders(sql), rows))
 
     async def _fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
         async with self.connection() as conn:
-            return await conn.fetchval(placeholders(sql), *params)
+            return await self._within(conn, lambda: conn.fetchval(placeholders(sql), *params))
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self.connection() as conn:
-            return _rows(await conn.fetch(placeholders(sql), *params))
+            return _rows(await self._within(conn, lambda: conn.fetch(placeholders(sql), *params)))
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         async with self.connection() as conn:
-            record = await conn.fetchrow(placeholders(sql), *params)
+            record = await self._within(conn, lambda: conn.fetchrow(placeholders(sql), *params))
         return None if record is None else row_type(tuple(record.keys()))(record.values())
 
     # ---- LISTEN
@@ -250,6 +354,14 @@ class PostgresBackend:
                 await conn.execute(
                     f'SELECT setval(pg_get_serial_sequence($1, $2), MAX("{column}")) FROM "{table}"'
                     f' HAVING MAX("{column}") IS NOT NULL', table, column)
+
+
+def _closed(conn: asyncpg.Connection) -> bool:
+    """Whether a pooled connection was closed (one cut by a limit is released to the pool at once)."""
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:
+        return True
 
 
 def _int(value: Any) -> int:

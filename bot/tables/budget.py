@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Awaitable, Callable
 
 
 class Budget:
-    def __init__(self, rate: float, burst: float | None = None) -> None:
+    def __init__(self, rate: float, burst: float | None = None, *, clock: Callable[[], float] = time.perf_counter,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+        """``clock`` and ``sleep``: real seconds (the limit is Discord's); a test gives its own."""
         if rate <= 0:
             raise ValueError("the REST budget needs a positive rate")
         self.rate = rate
@@ -29,16 +32,17 @@ class Budget:
         self.spent = 0  # globally limited calls granted since start
         self.waited = 0  # of which had to wait for their turn
         self.waited_seconds = 0.0  # how long they waited in all
+        self._clock, self._sleep = clock, sleep
 
     def fill(self) -> float:
         """How full the bucket is now: 0 when a burst may go at once, 1 when a call must wait."""
-        used = max(0.0, self._next - time.perf_counter())
+        used = max(0.0, self._next - self._clock())
         return min(1.0, used / (self.burst * self._interval))
 
     async def spend(self, table: object) -> None:
         """Wait for this table's turn to make one globally limited call (real seconds: the
         limit is Discord's, whatever clock the event loop keeps)."""
-        now = time.perf_counter()
+        now = self._clock()
         arrival = max(self._next, now)
         at = arrival - self._tolerance
         self._next = arrival + self._interval
@@ -46,4 +50,4 @@ class Budget:
         if at > now:
             self.waited += 1
             self.waited_seconds += at - now
-            await asyncio.sleep(at - now)
+            await self._sleep(at - now)

@@ -45,10 +45,12 @@ class Clicks:
         """A click on one of the tables' controls. With several processes, a click on a table
         another process drives is routed to it (``routed``: this is such a click, arrived)."""
         if self.metrics is None or routed:  # (a routed click is counted where Discord delivered it)
-            return await self._answer(interaction, control, values, routed=routed)
+            with self.core.in_time(interaction):
+                return await self._answer(interaction, control, values, routed=routed)
         started = time.perf_counter()
         try:
-            await self._answer(interaction, control, values, routed=routed)
+            with self.core.in_time(interaction):
+                await self._answer(interaction, control, values, routed=routed)
         finally:
             table = self.core.tables.get(control.table_id) if control is not None else None
             self.metrics.clicked(table.game if table is not None else "other",
@@ -83,7 +85,9 @@ class Clicks:
         leases = self.core.leases
         table = self.core.tables.get(control.table_id)
         if table is None and leases.enabled:
-            if routed:  # it left this process on the way
+            if routed:  # it left this process on the way: closed (say so), or driven elsewhere now
+                if not await self.driving.is_open(control.table_id):
+                    raise Refused(_("This table is closed."))
                 raise Refused(_("That could not be saved, so nothing changed. Please try again."))
             found = await self.driving.find_driver(interaction, control.table_id)
             if found is ROUTED:

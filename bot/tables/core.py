@@ -12,6 +12,7 @@ from typing import Any, Awaitable, Callable, Coroutine, Iterator
 
 import discord
 
+from bot import backends
 from bot.backends import is_postgres
 from bot.config import Config
 from bot.db import Database, LeaseLost
@@ -24,6 +25,15 @@ from .model import Table
 from .outbox import Presenter
 
 log = logging.getLogger("bot.tables.service")
+
+#: Each database statement of an interaction's answer may take this long: a server that hangs
+#: (a paused container, a storage stall, a path that drops packets) then fails it, nothing it
+#: wrote is committed, and the person is told so within Discord's 3 s.
+INTERACTION_STATEMENT_SECONDS = 1.2
+#: An interaction still unanswered after this long is acknowledged (deferred), and its answer
+#: follows when it is known (a table's lock held by a write the server hangs, a COMMIT in
+#: flight: its outcome is waited for, never guessed).
+ACKNOWLEDGE_SECONDS = 1.5
 
 
 class _Done:
@@ -72,7 +82,8 @@ class Core:
         self.budget = Budget(config.rest_calls_here)
         # Several processes on one PostgreSQL database: the tables this one drives (.driving)
         self.leases = Leases(db, enabled=is_postgres(config.database),
-                             holder=config.instance_name or default_holder(), seconds=config.lease_seconds)
+                             holder=config.instance_name or default_holder(), seconds=config.lease_seconds,
+                             named=bool(config.instance_name))
 
     # ---- the games
     def register(self, ui: GameUI) -> None:
@@ -117,6 +128,20 @@ class Core:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # ---- interactions answered in time
+    @contextlib.contextmanager
+    def in_time(self, interaction: discord.Interaction) -> Iterator[None]:
+        """Within the block (the answer to ``interaction``), database statements are limited
+        (INTERACTION_STATEMENT_SECONDS each) and the interaction is acknowledged after
+        ACKNOWLEDGE_SECONDS if it is not answered by then."""
+        deferring = backends.call_later(
+            ACKNOWLEDGE_SECONDS, lambda: self.spawn(acknowledge(interaction), f"acknowledge-{interaction.id}"))
+        try:
+            with self.db.limited(INTERACTION_STATEMENT_SECONDS):
+                yield
+        finally:
+            deferring.cancel()
 
     # ---- the outbox
     def presenter(self, table: Table) -> Presenter:
@@ -199,6 +224,21 @@ async def respond(interaction: discord.Interaction, **kwargs: Any) -> discord.Me
     callback = await interaction.response.send_message(**kwargs)
     resource = getattr(callback, "resource", None)
     return resource if isinstance(resource, discord.Message) else None
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Acknowledge a click or command whose answer is late (its answer follows, as a routed
+    click's does): Discord would otherwise show "This interaction failed"."""
+    if interaction.response.is_done():
+        return
+    try:
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()  # (nothing shown; the answer edits or follows)
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        log.info("interaction %s: not answered within %.1f s; acknowledged", interaction.id, ACKNOWLEDGE_SECONDS)
+    except (discord.HTTPException, discord.InteractionResponded) as exc:  # answered meanwhile
+        log.info("interaction %s: acknowledging it failed (%r)", interaction.id, exc)
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:

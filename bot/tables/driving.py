@@ -36,6 +36,7 @@ from typing import Any, Awaitable, Callable
 import discord
 from discord.ext import tasks
 
+from bot.backends import database_failure
 from bot.db import LeaseLost
 from bot.i18n import _
 
@@ -224,6 +225,10 @@ class Driving:
                             exc_info=True)
 
     # ------------------------------------------------------------------------- routing
+    async def is_open(self, table_id: int) -> bool:
+        """Whether the table is still open (a lobby, a game, a finished game's Rematch window)."""
+        return await self.db.open_table(table_id, self._rematch_since()) is not None
+
     async def find_driver(self, interaction: discord.Interaction, table_id: int) -> Table | None | Any:
         """A click on a table this process does not drive: ROUTED if it went to the table's
         driver; the table if nobody drove it (this process adopted it); None if it is closed."""
@@ -235,7 +240,7 @@ class Driving:
             table = await self.adopt(table_id)
             if table is not None:
                 return table
-            if await self.db.open_table(table_id, self._rematch_since()) is None:
+            if not await self.is_open(table_id):
                 return None
             # another process adopted it meanwhile: route to it
         raise Refused(_("That could not be saved, so nothing changed. Please try again."))
@@ -279,7 +284,9 @@ class Driving:
                 if not await self.db.clicks.route(interaction.id, table_id, self.leases.holder,
                                                   json.dumps(payload), holder):
                     return  # routed before (never twice)
-            except Exception:
+            except Exception as exc:
+                if database_failure(exc):
+                    raise  # (rolled back: the person is told the database is away)
                 log.exception("table %s: routing a click to %s failed", table_id, holder)
                 raise Refused(_("That could not be saved, so nothing changed. Please try again."))
             log.debug("table %s: click %s routed to %s", table_id, interaction.id, holder)

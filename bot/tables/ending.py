@@ -52,7 +52,11 @@ class Ending:
             self.core.unsettled.discard(game_id)
             return  # another process drives the table now, and settles the game; or an admin closed it
         self.results.show_new_rounds(table)
-        self.results.show_result(table, game_id, table.rounds_done())
+        # once: a process that died after the result reached Discord (its message is recorded
+        # before the finish is saved) left it shown, and its successor finishes without it
+        shown = table.result_message is not None and table.result_message[2] == game_id
+        if not shown:
+            self.results.show_result(table, game_id, table.rounds_done())
         self.showing.request_refresh(table)
         failures = 0
         while not table.dropped:

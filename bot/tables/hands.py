@@ -43,7 +43,12 @@ class Hands:
         # player's hand is not edited for every move); only a move must come from the current one.
         choosing = control.key == "sel" or control.key in ui.helper_keys
         async with self._lock_or_defer(table, interaction):
-            if table.state.is_over or (control.version != table.version and not choosing and control.key not in {
+            # an admin may have closed the table, or the game ended, while the click waited
+            if table.closed is not None:
+                raise Refused(_("This table is closed."))
+            if table.state.is_over or table.status != "playing":
+                raise Refused(_("This game is over."))
+            if (control.version != table.version and not choosing and control.key not in {
                     spec.key for spec in ui.extra_selects(table.state.view(seat), messages.seat_selection(
                         table, ui, table.state.view(seat), seat))}):
                 refusal = _("That button is from an earlier turn; your hand is now up to date.")

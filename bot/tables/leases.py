@@ -20,8 +20,10 @@ import asyncio
 import logging
 import os
 import socket
+import time
 
-from bot.db import Database, Lease
+from bot.db import Database
+from bot.leasing import Lease, NameInUse
 
 log = logging.getLogger("bot.tables.leases")
 
@@ -31,25 +33,49 @@ log = logging.getLogger("bot.tables.leases")
 SHOW_FRACTION = 2 / 3
 
 
+#: Seconds past a renewal period (lease_seconds / 3) that a starting process waits to see
+#: whether leases under its name are renewed by another.
+RENEWAL_MARGIN = 0.5
+
+
 def default_holder() -> str:
-    """This process's name in the leases: host and process id (unique among live processes;
-    a restarted container, same host name and pid 1, takes its own leases back at once)."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """This process's name in the leases: host, process id and a start stamp (unique among
+    live processes, even containers that share a host name and are all pid 1; a restarted
+    process is another, and adopts its predecessor's tables once their leases expire)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{time.time_ns() // 1000:x}"
 
 
 class Leases:
     """The leases this process holds: table id -> epoch."""
 
-    def __init__(self, db: Database, *, enabled: bool, holder: str, seconds: float) -> None:
+    def __init__(self, db: Database, *, enabled: bool, holder: str, seconds: float, named: bool = True) -> None:
         self.db = db
         self.enabled = enabled
         self.holder = holder
+        self.named = named  # the operator's instance_name (else default_holder(): no other process has it)
         self.seconds = seconds
         self.epochs: dict[int, int] = {}
         # local (monotonic) time at which the last take or renewal that succeeded was sent
         self.renewed: dict[int, float] = {}
         self.adopted = 0  # tables taken over from a process that stopped driving them
         self.lost = 0  # tables this process stopped driving: their lease taken, or not renewed in time
+
+    async def refuse_a_shared_name(self) -> None:
+        """At start, before any lease is taken: NameInUse if another live process renews
+        leases under this holder's name. Leases live under it may also be a predecessor's that
+        died (a restart under a configured name): those are not renewed, so a renewal period
+        tells the two apart."""
+        if not self.enabled or not self.named:
+            return
+        first = await self.db.leases.latest(self.holder)
+        if first is None:
+            return
+        await asyncio.sleep(self.seconds / 3 + RENEWAL_MARGIN)
+        latest = await self.db.leases.latest(self.holder)
+        if latest is not None and latest > first:
+            raise NameInUse(
+                f"instance_name {self.holder!r} is in use: another live process renews its leases under that name "
+                "(a copied config?); give each process its own instance_name, or leave it empty")
 
     @staticmethod
     def _now() -> float:

@@ -21,6 +21,7 @@ from .commands import AI_LEVEL, LANGUAGE
 from .controls import ControlId, button, select
 from .model import Seat, Table
 from .names import safe_name
+from .pictures import legend_line
 from bot.ai.levels import level_of
 
 COLOUR = discord.Colour.from_rgb(46, 125, 50)
@@ -202,6 +203,9 @@ def table_embed(table: Table, ui: GameUI, *, picture: bool = False) -> discord.E
         game=ui.game.title, table=table.id, number=table.game_no), colour=COLOUR)
     if picture:
         embed.set_image(url="attachment://table.png")
+        legend = legend_line(table_picture(table, ui))  # what the picture's glyphs mean
+        if legend:
+            embed.set_footer(text=legend)
     lines = []
     between_rounds = table.pause_until is not None and not ui.deciding(view)
     if view.get("outcome") is None and between_rounds:

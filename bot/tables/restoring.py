@@ -90,6 +90,8 @@ class Restoring:
         game = await self.db.current_game(table.id, table.game_no)
         assert game is not None  # (a table past its lobby has its game)
         table.game_id = game["id"]
+        if game["result_message_id"] is not None:  # its result reached Discord (the finish may not be saved)
+            table.result_message = (table.play_channel_id, game["result_message_id"], game["id"])
         await self.play.reload_state(table)
         table.rounds_shown = table.rounds_done()  # those not posted yet are found by _restore_results
         await self.notices.restore_notices(table)

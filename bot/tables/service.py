@@ -127,7 +127,8 @@ class TableService:
     async def restore(self) -> None:
         """Rebuild every open table from the database after a (re)start; with several
         processes, then start renewing this one's leases, adopting orphaned tables and hearing
-        routed clicks."""
+        routed clicks; NameInUse if another live process has this one's name."""
+        await self.leases.refuse_a_shared_name()  # (NameInUse: the process must not start)
         await self.restoring.restore()
         await self.driving.start()
 

@@ -304,3 +304,41 @@ async def test_a_close_reaches_the_process_that_drives_the_table(simcord_env, bo
                          if m.embeds and f"table #{mine.id} · game" in (m.embeds[0].title or ""))
     assert "Closed by an admin" in table_message.embeds[0].description and not table_message.components
 
+
+
+async def test_a_move_that_waited_while_an_admin_closed_the_table_is_told_it_is_closed(simcord_env):
+    """The move reached the table before the close and waited for its lock while the close held
+    it: it is not applied to the closed table, and the player is told the table is closed (not
+    that his move "could not be saved" and to try again)."""
+    import asyncio
+
+    from tests.support.simhelpers import PHOM_MOVES, enabled, private_texts, table_of
+
+    env = simcord_env
+    players = await start_table(env, "phom", 1, 1, seed=1)
+    lan = players.members[0]
+    table = table_of(env)
+    if "Quick Select" in enabled(dm(lan)):
+        await lan.user.click(dm(lan), label="Quick Select")
+    hand = dm(lan)
+    move = next(label for label in PHOM_MOVES if label in enabled(hand))
+    cid = next(c.custom_id for row in hand.components for c in row.children if getattr(c, "label", None) == move)
+    version = table.version
+    await table.lock.acquire()  # the admin's close holds the table's lock
+    try:
+        record = emit_component(env, lan.user, hand, cid)
+        for _ in range(200):  # the click reaches the table and waits for the lock
+            if table.lock._waiters:
+                break
+            await asyncio.sleep(0.005)
+        assert table.lock._waiters, "the click waits for the table"
+        # what the close does under the lock (bot/tables/admin.py): closed, forgotten here
+        table.status = "cancelled"
+        table.closed = {"by": players.admin().id, "playing": True, "voided": True, "earlier": False}
+        env.bot.tables.core.close_table(table)
+    finally:
+        table.lock.release()
+    await env.settle()
+    said = private_texts(InteractionResult(env, record))
+    assert said == ["This table is closed."], said
+    assert table.version == version, "nothing applied to the closed table"

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
+
+from bot import backends
 
 from tests.support.databases import PostgresServer, required_bindir
 from tests.support.simhelpers import (Players, attach_shard_process, buttons, dm, play_channel, private_texts, shard_guild_id,
@@ -155,3 +158,142 @@ async def test_every_interaction_is_answered_while_the_database_is_away(simcord_
     await until("the tables driven again", back, 30)
     lobby_row = await a.db.get_table(max(a.tables.tables) if a.tables.tables else 0)
     assert lobby_row is None or [s["user_id"] for s in json.loads(lobby_row["seats"])] == before[2]
+
+
+# ------------------------------------------------------------ a database that hangs
+
+IN_TIME = 2.5  # Discord gives 3 s; measured on the real clock (SimCord's is virtual)
+
+
+async def within_time(action):
+    """``await action`` and the real seconds it took."""
+    started = time.perf_counter()
+    result = await action
+    return result, time.perf_counter() - started
+
+
+def answered_in_time(result_and_seconds, *texts: str) -> str:
+    result, seconds = result_and_seconds
+    assert seconds < IN_TIME, f"answered after {seconds:.2f} s"
+    return answered_privately(result, *texts)
+
+
+async def actions_written(db) -> int:
+    (written,) = await db.fetchone("SELECT COUNT(*) FROM actions")
+    return written
+
+
+@pytest.fixture
+def real_deadlines(simcord_env, monkeypatch):
+    """The bot's deadlines on the database on the real clock, as in production: SimCord's
+    virtual timers fire only once the bot settles, and a bot waiting on a hung server never does."""
+    from simcord import _dpy_internals
+
+    import asyncpg
+
+    runtime = simcord_env._runtime
+    # (nor may the pool reconnect in the background to a server that hangs: a wait SimCord
+    # cannot settle; the next statement reconnects)
+    monkeypatch.setattr(asyncpg.Pool, "_schedule_min_size_maintenance", lambda pool: None)
+    monkeypatch.setattr(backends, "call_later", raising=False, value=lambda delay, callback: runtime.call_at(
+        _dpy_internals.real_monotonic() + delay, callback))
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+@pytest.mark.parametrize("processes", [1, 2])
+@pytest.mark.usefixtures("real_deadlines")
+async def test_every_interaction_is_answered_in_time_while_the_database_hangs(simcord_env, bot_factory,
+                                                                              postgres_server, processes):
+    """The server hangs (SIGSTOP: a paused container, a storage stall) under one process or
+    two (a: shard 0, every DM; b: shard 1): commands, lobby clicks, table clicks, hand clicks,
+    a routed click, each answered within 2.5 s that the database is away; once the server goes
+    on (SIGCONT) nothing of theirs is applied after all, and play goes on."""
+    env = simcord_env
+    a = env.bot
+    here = await start_table(env, "phom", 1, 1, seed=1, guild_id=shard_guild_id(0))
+    lan = here.members[0]
+    (mine,) = a.tables.tables.values()
+    minh = theirs = None
+    if processes == 2:
+        b = bot_factory(instance_name="b", lease_seconds=60)
+        await attach_shard_process(env, b)
+        there = await start_table(env, "phom", 1, 1, seed=2, guild_id=shard_guild_id(1), bot=b)
+        minh = there.members[0]
+        (theirs,) = b.tables.tables.values()
+    lobbies = Players(env, 2, names=("duc", "hoa"), guild_id=shard_guild_id(0, 2))
+    duc, hoa = lobbies.members
+    await duc.slash(lobbies.channel, "phom new")
+    lobby = lobbies.channel.last_message
+    table_message = next(m for m in reversed(play_channel(here).history()) if "My hand" in buttons(m))
+    lobby_id = max(a.tables.tables)
+
+    def versions():
+        return mine.version, theirs.version if theirs is not None else None, len(a.tables.tables[lobby_id].seats)
+
+    before, written = versions(), await actions_written(a.db)
+
+    postgres_server.freeze()
+    try:
+        answered_in_time(await within_time(lan.user.click(dm(lan), label="Auto-arrange")), AWAY)
+        answered_in_time(await within_time(hoa.click(lobby, label="Join")), AWAY)
+        answered_in_time(await within_time(hoa.slash(lobbies.channel, "phom new")), AWAY)
+        answered_in_time(await within_time(lan.slash(here.channel, "balance")), AWAY)
+        answered_in_time(await within_time(lan.click(table_message, label="My hand")), AWAY)
+        if minh is not None:  # routed: a receives it, b drives the table
+            answered_in_time(await within_time(minh.user.click(dm(minh), label="Auto-arrange")), AWAY)
+        answered_in_time(await within_time(lan.user.click(dm(lan), label="Auto-arrange")), AWAY)
+        assert versions() == before, "nothing changed"
+    finally:
+        postgres_server.thaw()
+
+    # the server goes on with what it had been sent: nothing answered "nothing changed" is applied
+    await asyncio.sleep(2)
+    await env.advance_time(5)
+    assert versions() == before, "nothing applied after the thaw"
+    assert await actions_written(a.db) == written
+
+    # and play goes on: the same clicks work again
+    said = private_texts(await lan.click(table_message, label="My hand"))
+    assert not any(AWAY in text for text in said), said
+    joined = await hoa.click(lobby, label="Join")
+    assert not any(AWAY in text for text in private_texts(joined))
+    assert len(a.tables.tables[lobby_id].seats) == before[2] + 1
+
+
+async def test_healthz_answers_in_time_while_the_database_hangs(postgres_server):
+    """/healthz (Metrics.health) while the server hangs: unhealthy within 3.5 s, saying why,
+    however many ask; healthy again once the server goes on."""
+    from types import SimpleNamespace
+
+    from bot.db import Database
+    from bot.metrics import PROBE_KEPT, Metrics
+
+    db = await Database.open(postgres_server.url(await postgres_server.create_database()))
+    checked = Metrics("127.0.0.1", 1, 600)
+    checked.bot = SimpleNamespace(is_closed=lambda: False, is_ready=lambda: True, db=db,
+                                  shards={0: SimpleNamespace(is_closed=lambda: False)},
+                                  tables=SimpleNamespace(gauges=lambda: SimpleNamespace(
+                                      outboxes=SimpleNamespace(pending=0, retrying=0, waited=0, failing_for=0))))
+    try:
+        assert (await checked.health())[0]
+        await asyncio.sleep(PROBE_KEPT)
+        postgres_server.freeze()
+        try:
+            started = time.perf_counter()
+            answers = await asyncio.wait_for(asyncio.gather(*(checked.health() for _ in range(20))), 10)
+            took = time.perf_counter() - started
+            assert took < 3.5, f"answered after {took:.1f} s"
+            assert all(not healthy and checks["database"] == "no answer within 3 s" for healthy, checks in answers)
+            started = time.perf_counter()
+            healthy, checks = await asyncio.wait_for(checked.health(), 10)  # and again (a checker retrying)
+            assert not healthy and time.perf_counter() - started < 3.5
+        finally:
+            postgres_server.thaw()
+        await asyncio.sleep(PROBE_KEPT)
+
+        async def healthy_again() -> bool:
+            return (await checked.health())[0]
+
+        await until("healthy again", healthy_again, 20)
+    finally:
+        await asyncio.wait_for(db.close(), 15)

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from bot.db import Database, Lease, LeaseLost
+from bot.leasing import NameInUse
 from bot.tables.outbox import HELD_BACK_SECONDS
 from tests.support.stubdiscord import close_service, headless_service, open_table, quiet_pictures
 
@@ -309,3 +310,49 @@ async def test_a_clean_stop_gives_the_tables_up_at_once(services, database):
     assert b.driven_count() == 1 and b.tables[table.id].game_id == table.game_id
     lease = await b.db.leases.of(table.id)
     assert lease["holder"] == "b" and lease["live"]
+
+
+async def test_a_name_another_live_process_renews_is_refused_at_start(services, database, monkeypatch):
+    """Two processes under one instance_name would take each other's tables at every beat: the
+    second is refused at start, naming the name; a restart under the name of a process that
+    died (its leases live, renewed by nobody) starts, and so does a process of another name."""
+    first = await services("shared", lease_seconds=1.5)
+    await open_table(first, "phom", ai=4)
+    await first.driving.start()  # (the keeper renews every 0.5 s)
+    second = await headless_service(database, "shared", lease_seconds=1.5)
+    try:
+        with pytest.raises(NameInUse, match="'shared' is in use"):
+            await second.restore()
+        first.driving._keeper.cancel()  # it dies: its leases live on, renewed by nobody
+        await asyncio.sleep(0.1)
+        await second.restore()  # its successor starts
+        other = await services("another", lease_seconds=1.5)
+        assert other.leases.holder == "another"
+    finally:
+        await close_service(second)
+
+
+def test_the_default_name_is_unique_per_process_start(monkeypatch, backend):
+    """Host and pid are not enough: containers on the host's network share the host name and
+    are all pid 1."""
+    import os
+    import socket
+
+    from bot.tables.leases import default_holder
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "host")
+    monkeypatch.setattr(os, "getpid", lambda: 1)
+    names = {default_holder() for _ in range(3)}
+    assert len(names) == 3 and all(name.startswith("host:1:") for name in names)
+
+
+def test_a_shared_name_stops_the_bot_with_exit_status_2(monkeypatch, capsys, backend):
+    import bot.__main__ as main
+    from bot.config import load
+
+    async def refused(config):
+        raise NameInUse("instance_name 'shared' is in use: another live process renews its leases")
+
+    monkeypatch.setattr(main, "_run_until_stopped", refused)
+    assert main.run_bot(load(database="x.sqlite3")) == 2
+    assert "'shared' is in use" in capsys.readouterr().err

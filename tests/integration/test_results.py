@@ -49,7 +49,8 @@ async def test_a_phom_result_is_ranked_marks_its_winner_and_counts_the_ledgers_c
         label, _groups, caption = row[:3]
         assert label.startswith(f"{entry['rank']}. {entry['name']}"), (label, dict(entry))
         assert label.endswith(" — wins") == bool(entry["won"])
-        assert caption.endswith(chips(entry["chips"], signed=True)), (caption, entry["chips"])
+        # the chips first: a picture too narrow for every fact keeps them
+        assert caption.startswith(chips(entry["chips"], signed=True) + " · "), (caption, entry["chips"])
         assert "stake" not in caption
     assert rows[0][0] == f"1. {ledger[0]['name']} — wins"
 
@@ -59,7 +60,7 @@ async def test_a_phom_result_is_ranked_marks_its_winner_and_counts_the_ledgers_c
     assert result.attachments[0].filename == "result.png"
 
 
-async def test_a_concan_sets_final_picture_shows_every_round_the_pot_and_the_winner(simcord_env, pictures):
+async def test_a_concan_sets_final_picture_shows_the_last_hands_the_pot_and_the_winner(simcord_env, pictures):
     env = simcord_env
     players = await start_table(env, "concan", 1, 2, stake=10, rounds=2, turn_seconds=30)
     table = table_of(env)
@@ -73,15 +74,16 @@ async def test_a_concan_sets_final_picture_shows_every_round_the_pot_and_the_win
     rows = result_rows(pictures)
     assert len(rows) == len(ledger) == 3
     for row, entry in zip(rows, ledger):
-        label, _groups, caption = row[:3]
+        label, groups, caption = row[:3]
         seat = entry["seat"]
         assert label.startswith(f"{entry['rank']}. {entry['name']}"), (label, dict(entry))
         assert label.endswith(" — wins") == bool(entry["won"])
-        points = ", ".join(i18n.number(result["points"][seat], signed=True) for result in rounds)
-        assert f"rounds: {points}" in caption, caption  # each round's totals are in its own picture
-        money = caption.splitlines()[0]  # first, what decides the game
-        assert money.startswith(f"total {i18n.number(table.state.totals[seat])} · "), caption
-        assert money.endswith(chips(entry["chips"], signed=True)), (caption, entry["chips"])
+        # the cards the last round left the seat with (each round's totals are in its own picture)
+        assert [card for group in groups for card in group] == list(rounds[-1]["hands"][seat]["cards"])
+        assert "rounds:" not in caption and "\n" not in caption, caption
+        # the chips first: a picture too narrow for every fact keeps them
+        assert caption.startswith(chips(entry["chips"], signed=True) + " · "), (caption, entry["chips"])
+        assert f" · total {i18n.number(table.state.totals[seat])}" in caption, caption
         pot = ("takes the pot of 30 chips" if len(winners) == 1 else "shares the pot of 30 chips")
         assert (pot in caption) == bool(entry["won"]), caption
     assert rows[0][0].endswith(" — wins")

@@ -154,7 +154,7 @@ def test_every_string_the_games_draw_is_drawn(game, players):
     text.text_line.cache_clear()
     try:
         with pytest.MonkeyPatch.context() as patch:
-            for module in ("rendering.text", "rendering.compose", "rendering.table_picture"):
+            for module in ("rendering.text", "rendering.compose", "rendering.layout"):
                 patch.setattr(f"{module}.text_line", spy)
             for _ in pictures_of_a_game(game, players):
                 pass

@@ -13,11 +13,11 @@ from rendering.compose import THEME
 from rendering.encode import encode_picture
 from rendering.sprites import card_shadow, card_sprite, get_deck
 from rendering.landscape import PICTURE_THEME
-from rendering.table_picture import (ACTIVE, BOX_GAP, BOX_W, LABEL_PAD, Group, LabelledCardsBlock, Pile, Row,
-                                     SeatBox, SeatsBlock, Section, TablePicture, picture_names, printable,
-                                     render_table_picture, rows_grid, seat_panel, shadowed_sprite,
+from rendering.badges import Badge
+from rendering.layout import ACTIVE, Header, Style
+from rendering.table_picture import (Group, Pile, Row, SeatBox, Section, TablePicture, glyphs_used, picture_names,
+                                     printable, render_table_picture, seat_panel, shadowed_sprite,
                                      table_picture_image)
-from rendering.text import text_line
 from tests.support.uploads import assert_close_upload
 
 
@@ -25,11 +25,12 @@ def picture(seats: int = 4, melds: int = 6, active: int = 1) -> TablePicture:
     cards = ["KH KS KD", "4C 5C JK=6C 7C", "9D TD JD QD KD AD", "2S 3S 4S", "8H 8S 8C JK=8D", "TC TD TS"]
     return TablePicture(
         title="Concan · table #3 · round 2/9",
-        seats=tuple(SeatBox(f"Player {i}", f"{14 - i} cards · opened\ntotal {10 * i}", active=i == active)
+        seats=tuple(SeatBox(f"Player {i}", f"{14 - i} cards · opened\ntotal {10 * i}", active=i == active,
+                            badges=(Badge("hand", str(14 - i)), Badge("opened"), Badge("total", str(10 * i))))
                     for i in range(seats)),
         piles=(Pile("Stock", BACK, "42 cards"), Pile("Discard", "7C", "5 cards")),
         sections=(Section("Melds on the table",
-                          tuple(Group(f"{i + 1} · Player {i % seats}", tuple(cards[i % 6].split()))
+                          tuple(Group(str(i + 1), tuple(cards[i % 6].split()))
                                 for i in range(melds))),),
     )
 
@@ -37,38 +38,49 @@ def picture(seats: int = 4, melds: int = 6, active: int = 1) -> TablePicture:
 def test_renders_a_png_with_every_part():
     png = render_table_picture(picture())
     image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and image.width > image.height > 300 and image.width <= 1100
+    assert image.format == "PNG" and image.width >= 1.25 * image.height and image.width <= 1000
+
+
+def panel_image(seat: SeatBox, row: Row | None = None, inner: int = 400) -> Image.Image:
+    panel = seat_panel(seat, row, deck="tosom", style=Style(30), inner=inner, step=None)
+    image = Image.new("RGB", (panel.width, panel.height), THEME.background)
+    panel.draw(image, 0, 0)
+    return image
 
 
 def test_the_player_to_act_is_outlined():
-    for active in (0, 2):
-        seats = picture(active=active).seats
-        block = SeatsBlock(seats, max_width=1068)
-        assert block.per_row == 4
-        image = Image.new("RGB", (block.width, block.height), THEME.background)
-        block.draw(image, 0, 0)
-        # the outline of the active seat's box: the box of seat k starts at k * (BOX_W + BOX_GAP)
-        x = active * (BOX_W + BOX_GAP) + 60
-        column = [image.getpixel((x, y)) for y in range(0, 4)]
-        assert ACTIVE in column, active
-        other = ((active + 1) % 4) * (BOX_W + BOX_GAP) + 60
-        assert ACTIVE not in [image.getpixel((other, y)) for y in range(0, 4)]
+    for active in (False, True):
+        image = panel_image(SeatBox("Lan", active=active, badges=(Badge("hand", "9"),)))
+        assert (ACTIVE in [image.getpixel((60, y)) for y in range(0, 4)]) == active
 
 
-def test_seats_are_set_in_balanced_rows():
-    seats = picture(seats=6).seats
-    assert SeatsBlock(seats, max_width=3 * BOX_W + 2 * BOX_GAP).per_row == 3
-    assert SeatsBlock(seats, max_width=4 * BOX_W + 3 * BOX_GAP).per_row == 3  # 3 + 3 rather than 4 + 2
-    assert SeatsBlock(seats[:4], max_width=3 * BOX_W + 2 * BOX_GAP).per_row == 2
+def test_a_seats_header_is_one_line_its_numbers_after_its_name():
+    style = Style(30)
+    badges = (Badge("hand", "9"), Badge("total", "75"), Badge("jokers", "2"))
+    header = Header("Lan", badges, (), style=style, width=400, colour=(255, 255, 255))
+    assert header.items and len(header.items) == 3 and header.height == header.line_h and not header.cut
+    # narrower: the name is shortened first, then the glyphs alone, then the last numbers are left out
+    narrow = Header("Nguyễn Thị Minh Khai", badges + (Badge("opened"),), (), style=style, width=300,
+                    colour=(255, 255, 255))
+    assert narrow.cut and narrow.width <= 300 and narrow.height == narrow.line_h
+    assert [item.glyph for _kind, item, _w in narrow.items] == ["hand", "total", "jokers"]
+    tiny = Header("Nguyễn Thị Minh Khai", badges, (), style=style, width=200, colour=(255, 255, 255))
+    assert tiny.width <= 200 and tiny.lost.numbers == 3 - len(tiny.items)
 
 
 def test_six_seats_fit_and_more_melds_make_a_bigger_picture():
     small = table_picture_image(picture(seats=6, melds=2))
     big = table_picture_image(picture(seats=6, melds=14))
-    assert small.width <= 1400 and big.width <= 1600  # the words grow with the width (readable at 400 px)
+    assert small.width <= 1100 and big.width <= 1300  # (14 melds of 3 to 6 cards: a heavy table)
     assert big.width * big.height > small.width * small.height
-    # six seats' words, readable, leave no arrangement much wider than tall: none is much taller
-    assert small.height <= 1.15 * small.width and big.height <= 1.15 * big.width
+    assert small.width >= 1.25 * small.height and big.width >= 1.25 * big.height
+
+
+def test_the_glyphs_a_picture_shows_are_named_for_its_legend():
+    assert glyphs_used(picture()) == ["hand", "total", "opened"]
+    rows = (Row("Lan", (Group("", ("2V",), glyph="discards"), Group("", ("3V", "4V"), (1,)))),)
+    assert glyphs_used(TablePicture(title="t", seats=(SeatBox("Lan"),), sections=(Section("", rows=rows),))) == \
+        ["discards", "eaten"]
 
 
 def test_an_empty_section_says_so():
@@ -90,7 +102,8 @@ def test_render_time_is_printed():
 
 def rows_picture(rows: tuple[Row, ...], deck: str = "tosom") -> TablePicture:
     return TablePicture(title="Chắn · table #1",
-                        seats=tuple(SeatBox(r.label, "19 in hand", active=r.active) for r in rows),
+                        seats=tuple(SeatBox(r.label, "19 in hand", active=r.active, badges=(Badge("hand", "19"),))
+                                    for r in rows),
                         piles=(Pile("Stock", BACK, "23 cards"), Pile("On offer", None)),
                         sections=(Section("Trash rows and pairs laid", rows=rows, empty="No card on the table yet."),),
                         deck=deck)
@@ -98,73 +111,39 @@ def rows_picture(rows: tuple[Row, ...], deck: str = "tosom") -> TablePicture:
 
 def test_rows_render_and_empty_rows_stay_small():
     trash = ("2V", "3W", "4S", "5V", "6W", "7S", "8V", "9W", "CC", "2S")
-    full = tuple(Row(f"Player {i}", (Group("trash row", trash[:i + 7]), Group("laid", ("3V", "3V")),
+    full = tuple(Row(f"Player {i}", (Group("", trash[:i + 7], glyph="discards"), Group("", ("3V", "3V")),
                                      Group("", ("4W", "4S"))), active=i == 1) for i in range(4))
-    some = (full[0], Row("Player 1", (Group("trash row", ()),)), full[2], Row("Player 3", ()))
-    none = tuple(Row(r.label, (Group("trash row", ()),)) for r in full)
+    some = (full[0], Row("Player 1", (Group("", (), glyph="discards"),)), full[2], Row("Player 3", ()))
+    none = tuple(Row(r.label, (Group("", (), glyph="discards"),)) for r in full)
     big, mid, small = (table_picture_image(rows_picture(r)) for r in (full, some, none))
-    assert big.width <= 1400 and big.width * big.height >= mid.width * mid.height > small.width * small.height
+    assert big.width <= 1100 and big.width * big.height >= mid.width * mid.height > small.width * small.height
     assert small.height < big.height  # the seats' panels without cards
-    assert all(image.width > image.height for image in (big, mid, small))
+    assert all(image.width >= 1.25 * image.height for image in (big, mid, small))
 
 
 def test_the_player_to_act_is_outlined_and_his_name_highlighted():
-    rows = tuple(Row(f"Player {i}", (Group("discards", ("2V", "3V")),), active=i == 2) for i in range(4))
-    for i, row in enumerate(rows):
-        panel = seat_panel(row, None, deck="tosom", inner=300, step=None)
-        image = Image.new("RGB", (panel.width, panel.height), THEME.background)
-        panel.draw(image, 0, 0)
-        colours = {image.getpixel((x, y)) for x in range(panel.width) for y in range(0, 40)}
+    for i in range(4):
+        image = panel_image(SeatBox(f"Player {i}", active=i == 2), Row(f"Player {i}", (Group("", ("2V", "3V")),)))
+        colours = {image.getpixel((x, y)) for x in range(image.width) for y in range(0, 40)}
         assert (ACTIVE in colours) == (i == 2), i
 
 
-def test_a_seats_panel_shows_its_box():
-    seat = SeatBox("Lan", "9 cards · 2 discards\neaten 1", active=True)
-    panel = seat_panel(Row("Lan", (Group("discards", ("2V",)),)), seat, deck="tosom", inner=400, step=None)
-    head = panel.inner.parts[0][0]
-    (_line, (_x, y)), = head.details
-    assert y < head.name.height  # on the name's line
-    narrow = seat_panel(Row("Lan", ()), seat, deck="tosom", inner=120, step=None).inner.parts[0][0]
-    # the first fact on the name's line, the others under it, wrapped between facts
-    (_line, (x, y)), *under = narrow.details
-    assert x > 0 and y < narrow.name.height
-    assert under and [xy[0] for _line, xy in under] == [0] * len(under)
-    assert all(xy[1] >= narrow.name.height for _line, xy in under)
+def test_a_seats_panel_shows_its_row_under_its_header():
+    seat = SeatBox("Lan", "9 cards", active=True, badges=(Badge("hand", "9"),))
+    panel = seat_panel(seat, Row("Lan", (Group("", ("2V",)),)), deck="tosom", style=Style(30), inner=400, step=None)
+    (head, _), (cards, _) = panel.inner.parts
+    assert isinstance(head, Header) and cards.plan.slots[0].code == "2V"
+    alone = seat_panel(seat, None, deck="tosom", style=Style(30), inner=400, step=None)
+    assert len(alone.inner.parts) == 1 and alone.height < panel.height
 
 
-def test_rows_share_one_fan_step():
-    long = Row("A", (Group("", tuple(["2V", "3V", "4V", "5V", "6V"] * 7)),))
-    short = Row("B", (Group("", ("2W", "3W", "4W")),))
-    grid = rows_grid((long, short), None, deck="tosom", panel_width=1068, columns=1)
-    blocks = [panel.inner.parts[1][0] for panel in grid.cells]
-    steps = {b.plan.step for b in blocks}
-    assert len(steps) == 1 and steps.pop() == get_deck("tosom").fan_step[0]
-    assert blocks[0].plan.rows == 2 and blocks[1].plan.slots[1].x == get_deck("tosom").fan_step[0]
-
-
-def test_a_label_over_a_single_card_pushes_the_next_group():
-    deck = get_deck("tosom")
-    groups = (Group("trash row", ("6V",)), Group("laid", ("7W", "7W")), Group("", ("6W", "6W")))
-    block = LabelledCardsBlock(groups, deck="tosom", max_width=1068)
-    first, second, third = (next(s for s in block.plan.slots if s.index == i) for i in (0, 1, 3))
-    label = block.labels[0][1]
-    assert second.x >= first.x + label.width + LABEL_PAD > first.x + deck.card_size[0] + THEME.group_gap
-    assert third.x - (second.x + block.plan.step) == deck.card_size[0] + THEME.group_gap  # no label: the usual gap
-    size = PICTURE_THEME.index_size + 1
-    assert [line.width for _, line in block.labels] == [text_line("trash row", size, True, THEME.marked).width,
-                                                        text_line("laid", size, True, THEME.marked).width]
-
-
-def test_labels_are_cut_rather_than_overflow_when_there_is_no_room():
-    groups = tuple(Group("a very long label indeed", (code,)) for code in ("2V", "3V", "4V", "5V", "6V", "7V", "8V"))
-    for width in (300, 120):  # 120: narrower than one label
-        block = LabelledCardsBlock(groups, deck="tosom", max_width=width)
-        assert block.width <= width and len(block.labels) == len(groups)
-        labels = sorted(block.labels, key=lambda label: (label[0].row, label[0].x))
-        for (slot, line), (following, _) in zip(labels, labels[1:] + [(None, None)]):
-            assert slot.x + 2 + line.width <= width
-            if following is not None and slot.row == following.row:
-                assert slot.x + 2 + line.width + LABEL_PAD <= following.x
+def test_copies_are_fanned_closer():
+    """A Tứ Sắc khạp (three copies of a card) shows the edges of the copies: they take little room."""
+    from rendering.layout import Cards
+    style = Style(30)
+    copies = Cards((("2V", "2V", "2V"), ("3W", "4W", "5W")), deck="tosom", width=2000, style=style, step=32)
+    xs = [slot.x for slot in copies.plan.slots]
+    assert xs[1] - xs[0] == xs[2] - xs[1] < 32 and xs[4] - xs[3] == 32
 
 
 def test_names_lose_what_no_font_can_draw():

@@ -72,13 +72,18 @@ PLAY_ID = re.compile(r"chieu:play:(\d+):(\d+):")
 # ------------------------------------------------------------------------------- configuration
 
 
+#: Calm ticks without a single move, with a game in play: the game is stuck (not slow).
+STUCK_TICKS = 10
+
+
 @dataclass
 class ChaosConfig:
     seed: int
     tables: int = 5  # one of each game at 5; more tables cycle through the games again
     fault_rate: float = 0.12  # chance that a Discord call fails during the chaos phase
     chaos_ticks: int = 60
-    calm_ticks: int = 90  # at most; each moves the clock 20 s
+    calm_ticks: int = 90  # at most, unless games are still moving; each moves the clock 20 s
+    calm_extra_ticks: int = 150  # at most this many more for games still moving (slow, not stuck)
     db_lock_seconds: float = 0.0  # real seconds another connection holds the write lock (0: never)
     disk_full: bool = True
     restart: bool = True
@@ -332,6 +337,7 @@ class Chaos:
         self.env = None
         self.faults: Faults | None = None
         self.calm = False
+        self.stuck = False  # after the calm phase: a game in play made no move in its last ticks
         self.locked = False
         self.dead_lobbies: set[int] = set()
         self.closed_dm_users: set[int] = set()
@@ -342,7 +348,7 @@ class Chaos:
         from bot.config import load
 
         # no AI pause, and a budget that never holds a call back: it counts real seconds, which
-        # SimCord's simulated games do not spend (benchmarks/load.py measures the budget's figures);
+        # SimCord's simulated games do not spend (benchmarks/load measures the budget's figures);
         # table_edit_seconds over SimCord's 5 s settling of a restart, so that a frame held back
         # waits on the virtual clock and never on the wall clock
         bot = create_bot(load(EMPTY_CONFIG, database=str(self.db_path), ai_delay_seconds=0,
@@ -615,16 +621,34 @@ class Chaos:
         rows = await self.bot.db.fetchall("SELECT id FROM tables WHERE status = 'playing'")
         return [row["id"] for row in rows]
 
+    async def _moves_made(self) -> int:
+        (count,) = await self.bot.db.fetchone("SELECT COUNT(*) FROM actions")
+        return count
+
     async def calm_phase(self) -> None:
+        """Play on without faults until no game is left in play. A match still in play after
+        ``calm_ticks`` is told apart: still moving (slow: a long match on a loaded machine; the
+        phase goes on, up to ``calm_extra_ticks`` more) or not (stuck: a violation, said so)."""
         self.calm = True
         self.faults.active = False
         self.env.backend.faults.clear()
-        for tick in range(self.cfg.calm_ticks):
+        limit, tick = self.cfg.calm_ticks, 0
+        moves = [await self._moves_made()]
+        while tick < limit:
             if not await self._playing_tables():
                 break
             await self.players_act(0.5)
             await self._advance(20)
-        self.report.stats["calm ticks"] = tick + 1
+            tick += 1
+            moves.append(await self._moves_made())
+            still_moving = moves[-1] > moves[max(0, len(moves) - 1 - STUCK_TICKS)]
+            if tick == limit and still_moving and limit < self.cfg.calm_ticks + self.cfg.calm_extra_ticks \
+                    and await self._playing_tables():
+                limit += STUCK_TICKS  # slow, not stuck: it goes on
+        self.report.stats["calm ticks"] = tick
+        self.report.stats["calm ticks past the limit (slow matches)"] = max(0, tick - self.cfg.calm_ticks)
+        # no move over the last STUCK_TICKS ticks while a game is in play: stuck
+        self.stuck = len(moves) > STUCK_TICKS and moves[-1] == moves[-1 - STUCK_TICKS]
         for _ in range(8):  # retries back off up to 300 s: let the last of them land
             await self._advance(60)
 
@@ -686,7 +710,9 @@ class Chaos:
                 table_message = tables[key[0]]["table_message_id"]
                 exists = any(self._stored(cid, table_message) for cid in self._table_channels(
                     next(s for s in self.tables if s.table_id == key[0]))) if table_message else False
-                found.append(Violation("4 progress", f"{label} is still being played after the calm phase "
+                why = "stuck: no move in its last " + str(STUCK_TICKS) + " calm ticks" if self.stuck else \
+                    "slow: still moving after every calm tick allowed"
+                found.append(Violation("4 progress", f"{label} is still being played after the calm phase, {why} "
                                        f"({len(state.record()['actions'])} moves, to act {list(state.to_act)}, "
                                        f"table message {'shown' if exists else 'missing'})"))
             if not over and game["game_no"] != game["table_game_no"]:

@@ -21,6 +21,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -133,8 +134,38 @@ class PostgresServer:
                 self.process.wait()
             self.process = None
 
+    def _pids(self) -> list[int]:
+        """The server's processes: the postmaster (postmaster.pid's first line) and its children."""
+        main = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for status in glob.glob("/proc/[0-9]*/status"):
+            try:
+                fields = dict(line.split(":\t", 1) for line in Path(status).read_text().splitlines() if ":\t" in line)
+            except OSError:
+                continue  # ended meanwhile
+            if int(fields.get("PPid", "0").strip()) == main:
+                children.append(int(fields["Pid"].strip()))
+        return [main, *children]
+
+    def freeze(self) -> None:
+        """Make the server hang (SIGSTOP of every process of it), as a paused container, a
+        frozen VM or a storage stall does: connections stay open, nothing is answered."""
+        self._frozen = self._pids()
+        for pid in self._frozen:
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """The hung server goes on (SIGCONT) where it stopped."""
+        for pid in getattr(self, "_frozen", []):
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self._frozen = []
+
     def stop(self) -> None:
         """Stop the server and remove the cluster."""
+        self.thaw()
         self.halt()
         shutil.rmtree(self.dir, ignore_errors=True)
 

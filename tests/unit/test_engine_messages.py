@@ -202,6 +202,8 @@ def unmarked_phrases(src: Source) -> list[str]:
         if not (isinstance(target, ast.Name) and target.id == "PHRASES" and isinstance(node.value, ast.Dict)):
             continue
         for key, value in zip(node.value.keys, node.value.values):
+            if key is None:
+                continue  # ``**PHRASES`` of another module (e.g. a game's scoring), which the scan reads too
             if not (isinstance(value, ast.Call) and _name(value.func) in ("N_", "Nn_")):
                 bad.append(f"{src.where(value)}: PHRASES[{ast.unparse(key)}] is not marked with N_()")
     return bad

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from benchmarks.load_figures import Figures, merge, split_tables
+from benchmarks.load.figures import Figures, merge, split_tables
 
 
 def figures(tables: int, cpu: float, wall: float, **changes) -> Figures:

@@ -4,7 +4,7 @@ import io
 
 import discord
 
-from benchmarks.load_routes import GLOBAL, INTERACTION, classify, route, tables_per_token, upload_size
+from benchmarks.load.routes import GLOBAL, INTERACTION, classify, route, tables_per_token, upload_size
 
 
 def test_interaction_callbacks_and_webhooks_are_not_globally_limited():

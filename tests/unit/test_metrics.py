@@ -71,6 +71,7 @@ async def test_each_429_discord_answers_is_counted_by_class():
 
 async def test_a_database_that_hangs_is_unhealthy_after_the_timeout(monkeypatch):
     monkeypatch.setattr(metrics, "DATABASE_SECONDS", 0.05)
+    monkeypatch.setattr(metrics, "PROBE_KEPT", 0)  # (each health check probes)
 
     async def hangs(sql, params=()):
         await asyncio.Event().wait()
@@ -81,6 +82,23 @@ async def test_a_database_that_hangs_is_unhealthy_after_the_timeout(monkeypatch)
     assert not healthy and checks == {"gateway": "ok", "database": "no answer within 0.05 s", "outbox": "ok"}
     checked.bot = stub_bot()
     assert await checked.health() == (True, {"gateway": "ok", "database": "ok", "outbox": "ok"})
+
+
+async def test_a_flood_of_health_checks_is_one_probe_and_its_word_stands_a_second(monkeypatch):
+    asked = []
+
+    async def slow(sql, params=()):
+        asked.append(sql)
+        await asyncio.sleep(0.05)
+        return (1,)
+
+    checked = Metrics("127.0.0.1", 1, 600)
+    checked.bot = stub_bot(slow)
+    answers = await asyncio.gather(*(checked.health() for _ in range(50)))
+    assert all(healthy for healthy, _ in answers) and len(asked) == 1, "one probe for them all"
+    assert (await checked.health())[0] and len(asked) == 1, "its word stands"
+    monkeypatch.setattr(metrics, "PROBE_KEPT", 0)
+    assert (await checked.health())[0] and len(asked) == 2, "then the next check probes again"
 
 
 async def test_database_calls_are_timed_by_kind_of_operation():

@@ -9,13 +9,14 @@ from collections import Counter
 import pytest
 from PIL import Image
 
+from bot import i18n
 from bot.ai.levels import normal
 from bot.tables.model import Seat, Table
 from cogs.chan import ChanUI
 from cogs.phom import PhomUI
 from cogs.tusac import TuSacUI
 from rendering import BACK
-from rendering.table_picture import TablePicture, render_table_picture, table_picture_image
+from rendering.table_picture import Badge, TablePicture, render_table_picture, table_picture_image
 from tests.support.uploads import assert_close_upload
 
 UIS = {"phom": PhomUI, "chan": ChanUI, "tusac": TuSacUI}
@@ -98,9 +99,10 @@ def test_pictures_of_a_whole_game(game, players, seed, ai):
         assert [s.dim for s in picture.seats] == [i == players - 1 for i in range(players)]
         for seat, box in enumerate(picture.seats):
             assert box.detail.startswith(f"{view['hand_sizes'][seat]} ")
-        # the stock, and the active card when there is one
+            assert box.badges[0] == Badge("hand", str(view["hand_sizes"][seat]))  # a card back and the count
+        # the stock (its count under it), and the active card when there is one
         stock, active = picture.piles
-        assert stock.label == "Stock" and stock.caption.startswith(f"{view['stock']} card")  # 1 card, 2 cards
+        assert stock.label == "Stock" and stock.caption.split(" · ")[0] == str(view["stock"])
         assert stock.card == (BACK if view["stock"] else None)
         assert active.card == view["active"]
         seen_card_on_offer += view["active"] is not None
@@ -115,15 +117,14 @@ def test_pictures_of_a_whole_game(game, players, seed, ai):
             rendered.append(picture)
     assert seen_active and seen_card_on_offer
     empty = ui.table_picture(dict(view, stock=0), names, table).piles[0]
-    assert empty.card is None and empty.caption.startswith("0 cards")
+    assert empty.card is None and empty.caption.split(" · ")[0] == "0"
     middle = rendered[len(rendered) // 2]
     for picture in (rendered[0], middle, rendered[-1]):
         png = render_table_picture(picture)
         image = assert_close_upload(png, table_picture_image(picture))  # a palette PNG, nearly the drawing
-        # landscape, or nearly: shown large in an embed (its words are sized for its width)
-        assert image.width <= 1400 and image.height <= 1.15 * image.width, image.size
-        # the fullest: Tứ Sắc at 4 at the end of a game, 81 KB (its words sized to read at 400 px wide)
-        assert len(png) < 96_000, len(png)
+        # landscape: shown whole and large in an embed
+        assert image.width <= 1100 and image.width >= 1.25 * image.height, image.size
+        assert len(png) < 90_000, len(png)
 
 
 @pytest.mark.parametrize("game", UIS)
@@ -151,7 +152,9 @@ def test_a_name_with_nothing_printable_gets_its_seat_number():
     assert [s.name for s in PhomUI().table_picture(view, table.names(), table).seats] == ["Lan", "Seat 2"]
 
 
-def test_phom_labels_and_last_round():
+def test_phom_groups_and_last_round():
+    """A seat's discards are marked with the discards' glyph, its eaten cards underlined (in a
+    phỏm too); the last round is in the title."""
     ui = PhomUI()
     table = table_of("phom", 4)
     last = None
@@ -161,8 +164,11 @@ def test_phom_labels_and_last_round():
     assert last is not None
     picture = ui.table_picture(last, table.names(), table)
     assert picture.title == "Phỏm · table #42 · last round"
-    labels = {g.label for row in picture.sections[0].rows for g in row.groups if g.cards}
-    assert "discards" in labels and "shown" in labels
+    for seat, row in enumerate(picture.sections[0].rows):
+        assert row.groups[0].glyph == "discards" and row.groups[0].cards == tuple(last["discards"][seat])
+        assert not any(g.label for g in row.groups)
+        underlined = [card for g in row.groups for k, card in enumerate(g.cards) if k in g.marked]
+        assert sorted(underlined) == sorted(last["eaten"][seat])
 
 
 def test_chan_drawn_card_and_card_on_offer():
@@ -199,7 +205,9 @@ def test_chan_chiu_offer_outlines_the_seat_offered_not_the_current_one():
     assert offers
 
 
-def test_tusac_active_card_and_named_melds():
+def test_tusac_active_card_and_public_sets():
+    """The discards first (their glyph), then the public sets, unlabelled (Quan and Khui: in the
+    embed); a seat's khạp count is a badge."""
     ui = TuSacUI()
     table = table_of("tusac", 4)
     captions = set()
@@ -210,11 +218,9 @@ def test_tusac_active_card_and_named_melds():
         if view["active"]:
             captions.add(pile.caption.split(" by ")[0])
         for seat, row in enumerate(picture.sections[0].rows):
-            melds = view["public"][seat]
-            labels = [g.label for g in row.groups[1:]]
-            assert len(labels) == len(melds)
-            for meld, label in zip(melds, labels):
-                assert label == {"quan": "Quan", "khui": "Khui"}.get(meld["kind"], label)
+            assert row.groups[0].glyph == "discards"
+            assert [g.cards for g in row.groups[1:]] == [tuple(m["cards"]) for m in view["public"][seat]]
+            assert Badge("khap", str(view["khap_counts"][seat])) in picture.seats[seat].badges
     assert captions == {"drawn", "discarded"}
 
 
@@ -226,3 +232,18 @@ def test_an_empty_table_says_so():
         picture = ui().table_picture(view, table.names(), table)
         assert not picture_cards(picture) - Counter(), game
         assert Image.open(io.BytesIO(render_table_picture(picture))).height < 900
+
+
+def test_the_embed_says_what_the_pictures_glyphs_mean():
+    """The glyphs are explained once, in a line under the picture, in the table's language:
+    those the picture shows."""
+    from bot.tables.pictures import legend_line
+
+    table = table_of("phom", 4)
+    view = next(view for state, view in positions("phom", 4, 3, ai=True) if any(view["eaten"]))
+    with i18n.language("en"):
+        assert legend_line(PhomUI().table_picture(view, table.names(), table)) == \
+            "▮ cards in hand · ↓ discards · ▁ eaten"
+    with i18n.language("vi"):
+        assert legend_line(PhomUI().table_picture(view, table.names(), table)).startswith("▮ lá trên tay · ↓ ")
+    assert legend_line(None) == ""

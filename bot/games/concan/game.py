@@ -7,11 +7,12 @@ Public API (the names of its parts are re-exported here):
 - ``GAME``: the :class:`~bot.games.base.Game` registry entry (2–6 players, ``multi_round``).
 - ``PHRASES``: the English template of every :class:`~bot.games.base.Phrase` key emitted.
 - Evaluation (concan.md): ``meld_value(meld)``, ``hand_penalty(cards, *, opened,
-  announced_jokers=0)``, ``card_penalty(card)`` (:mod:`.concan_melds`); ``best_opening(cards)``
-  (:mod:`.concan_solver`).
-- For the UI: ``split_opening(cards, open_min=0)``, ``split_choices(cards)``,
-  ``best_melds(cards)`` (:mod:`.concan_solver`); on the state ``opening_for(seat)`` /
-  ``can_open(seat)`` (:mod:`.concan_table`).
+  announced_jokers=0)``, ``card_penalty(card)`` (:mod:`.melds`); ``best_opening(cards)`` (:mod:`.solver`).
+- For the UI: ``split_opening(cards, open_min=0)``, ``split_choices(cards)``, ``best_melds(cards)``
+  (:mod:`.solver`); on the state ``opening_for(seat)`` / ``can_open(seat)`` (:mod:`.table`).
+
+The moves between the draw and the discard are :mod:`.table`'s; the end of a round and of the
+set is scored by :mod:`.scoring`.
 
 Round 1 is started by seat 0: the table stands for the draw of the first player by seating
 the players in a drawn order (concan.md "Players and deal"), so the engine has no seating of
@@ -52,11 +53,11 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   previous round's starter.
 - A player must keep a card for his discard: ``open``, ``meld`` and ``layoff`` may not empty
   the hand (``swap`` keeps its size). He may open, meld and lay off in the turn he opens.
-- ``take`` and ``swap`` before opening: see :mod:`.concan_table`.
+- ``take`` and ``swap`` before opening: see :mod:`.table`.
 - ``announce`` (one joker each time) is a move of the play step, after opening. When a joker
   leaves the hand, unannounced jokers leave first (``announced`` never exceeds the jokers held).
 - Jokers may be discarded; a card taken after opening may be discarded the same turn.
-- Melds (:mod:`.concan_melds`): every meld holds at least one natural card; a 13-card run
+- Melds (:mod:`.melds`): every meld holds at least one natural card; a 13-card run
   ``2…K`` + ace counts the ace high; an ace laid off on ``2…K`` goes low.
 - "When the stock runs out" is read literally: right after the draw that takes the last
   stock card, the discards but the top one are shuffled into a new stock (the drawer goes on
@@ -85,10 +86,11 @@ from typing import Any, Sequence
 
 from bot.i18n import N_, Nn_, _
 from bot.games.base import (Event, Game, IllegalAction, MatchOfRounds, NotACard, Outcome, Phrase, deal, outcome_dict,
-                   pot_outcome, reshuffle_rng, round_rng, split_action)
+                            reshuffle_rng, round_rng, split_action)
 from bot.games.concan.melds import (MeldSpec, card_penalty, hand_penalty, is_joker_token, meld_value, not_a_card,
-                           token_identity)
-from bot.games.concan.solver import best_melds, best_opening, solve, split_choices, split_opening
+                                    token_identity)
+from bot.games.concan.scoring import score_round, settle_set
+from bot.games.concan.solver import best_melds, best_opening, split_choices, split_opening
 from bot.games.concan.table import TableMeld, TablePlay
 from bot.games.french import FULL_DECK, JOKER, parse_card, sort_key
 
@@ -265,23 +267,7 @@ class ConcanState(TablePlay, MatchOfRounds):
             if self._take_possible(seat):
                 out.append("take")
             return out
-        out = []
-        size = sum(hand.values())
-        if not self.opened_flags[seat]:
-            opening = self.opening_for(seat)
-            if opening:
-                out.append(opening)
-            out += self._swap_actions(seat)
-        else:
-            if size > 1:
-                naturals, jokers = self._naturals(hand)
-                res = solve(naturals, jokers, None, 0, True, False)
-                if res:
-                    out += ["meld " + " ".join(m.tokens) for m in res[1]]
-                out += self._layoff_actions(seat)
-            out += self._swap_actions(seat)
-            if hand[JOKER] > self.announced_counts[seat]:
-                out.append("announce")
+        out = self._play_actions(seat)
         if self.must_card is None and not self.must_jokers:
             out += discards
         return out
@@ -414,31 +400,19 @@ class ConcanState(TablePlay, MatchOfRounds):
         self.step = "draw"
         return events
 
-    # -- rounds and the end of the set -------------------------------------------------------------
+    # -- rounds and the end of the set (scored by :mod:`.scoring`) ---------------------------------
 
     def _end_round(self, winner: int | None, void: Phrase | None = None) -> list[Event]:
         """The round is over: won by ``winner``, or without a winner (``void`` says why)."""
         n = self.num_players
-        points = []
-        hands = []
-        for s in range(n):
-            cards = self.hand(s)
-            penalty = hand_penalty(cards, opened=self.opened_flags[s], announced_jokers=self.announced_counts[s])
-            points.append(-25 if s == winner else penalty)
-            hands.append({"cards": cards, "penalty": 0 if s == winner else penalty,
-                          "opened": self.opened_flags[s], "announced": self.announced_counts[s]})
-        for s in range(n):
-            self.totals[s] += points[s]
-        phrases = [Phrase("concan.round_won", {"winner": winner}, {"round": self.round}) if winner is not None
-                   else void]
-        for s in range(n):
-            key = "concan.round_points_closed" if not self.opened_flags[s] else "concan.round_points"
-            phrases.append(Phrase(key, {"player": s}, {"points": points[s], "total": self.totals[s]}))
+        score = score_round(self.round, winner, void, hands=[self.hand(s) for s in range(n)],
+                            opened=self.opened_flags, announced=self.announced_counts, totals=self.totals)
+        self.totals[:] = score.totals
         self.round_results.append({
-            "round": self.round, "points": points, "totals": list(self.totals), "winner": winner,
-            "hands": hands, "phrases": [p.as_dict() for p in phrases],
+            "round": self.round, "points": score.points, "totals": list(self.totals), "winner": winner,
+            "hands": score.hands, "phrases": [p.as_dict() for p in score.phrases],
         })
-        events = [Event(None, "round_end", phrases=tuple(phrases))]
+        events = [Event(None, "round_end", phrases=tuple(score.phrases))]
         if self.round >= self.rounds:
             events.append(self._finish())
             return events
@@ -448,17 +422,7 @@ class ConcanState(TablePlay, MatchOfRounds):
         return events
 
     def _finish(self) -> Event:
-        n = self.num_players
-        low = min(self.totals)
-        winners = [s for s in range(n) if self.totals[s] == low]
-        ranks = [1 + sum(1 for t in self.totals if t < self.totals[s]) for s in range(n)]
-        key = "concan.set_won" if len(winners) == 1 else "concan.set_shared"
-        summary = [Phrase(key, {"winner": w}, {"total": low}) for w in winners]
-        summary += [Phrase("concan.final_total", {"player": s}, {"total": self.totals[s]})
-                    for s in sorted(range(n), key=lambda s: (self.totals[s], s)) if s not in winners]
-        self._outcome = pot_outcome(n, paid=[1] * n, winners=winners, ranks=ranks, points=list(self.totals),
-                                    summary=summary)
-        self._outcome.check_balanced()
+        self._outcome, summary = settle_set(self.totals)
         self.phase = "over"
         self.step = None
         self.must_card = None

@@ -1,8 +1,8 @@
 """Concan melds: card values, joker tokens, what a meld is and what it is worth.
 
 Rules in docs/rules/concan.md ("Cards", "Melds", "Scoring"). Pure functions and frozen
-values shared by the solver (:mod:`.concan_solver`), the table melds (:mod:`.concan_table`),
-the state (:mod:`.concan`) and the AI (:mod:`.concan_ai`).
+values shared by the solver (:mod:`.solver`), the table melds (:mod:`.table`),
+the state (:mod:`.game`), its scoring (:mod:`.scoring`) and the AI (:mod:`.ai`).
 
 - Values: ``RANK_VALUE`` (a rank in a set or a hand), ``card_penalty(card, announced=)``,
   ``hand_penalty(cards, opened=, announced_jokers=)``; runs by position: ``RUN_CODES[suit][q]``

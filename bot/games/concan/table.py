@@ -203,6 +203,26 @@ class TablePlay:
     def can_open(self, seat: int) -> bool:
         return self.opening_for(seat) is not None
 
+    def _play_actions(self, seat: int) -> list[str]:
+        """What ``seat`` may do in the play step but discard: before opening, the best opening
+        and the swaps; after, one ``meld`` per meld of the best set of melds (when a card stays
+        to discard), the lay-offs, the swaps and ``announce``."""
+        hand = self.hands[seat]
+        if not self.opened_flags[seat]:
+            opening = self.opening_for(seat)
+            return ([opening] if opening else []) + self._swap_actions(seat)
+        out = []
+        if sum(hand.values()) > 1:
+            naturals, jokers = self._naturals(hand)
+            res = solve(naturals, jokers, None, 0, True, False)
+            if res:
+                out += ["meld " + " ".join(m.tokens) for m in res[1]]
+            out += self._layoff_actions(seat)
+        out += self._swap_actions(seat)
+        if hand[JOKER] > self.announced_counts[seat]:
+            out.append("announce")
+        return out
+
     def _layoff_actions(self, seat: int) -> list[str]:
         hand = self.hands[seat]
         out = []

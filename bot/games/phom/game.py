@@ -7,7 +7,9 @@ Public API:
 - ``best_points(cards, eaten=()) -> Points``, ``is_u(cards, eaten=()) -> bool``,
   ``is_phom(cards) -> bool``, ``arrange(cards, eaten=()) -> Arrangement``,
   ``find_phom(cards) -> list | None``, ``card_points(card)``: the phỏm search of
-  :mod:`.phom_melds`, re-exported.
+  :mod:`.melds`, re-exported.
+
+The end of the game (ranks, ù and ù đền, payments) is settled by :mod:`.scoring`.
 
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
@@ -19,18 +21,12 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
   included); he chooses which arrangement to show. ``show`` alone (showing nothing) is legal
   only for a hand without any phỏm. At least one show is always legal: an arrangement keeping
   every eaten card in its phỏm, completed with phỏm from the rest until none is left.
-- At a normal end only shown phỏm count: a player's points are the sum of all the cards he
-  still holds, and he is móm when he showed no phỏm. Every player has a last-round turn and
-  must show all his phỏm in it, and the cards he keeps after showing never gain a phỏm
-  again without a new show, so this is the spec's "a hand with no phỏm is móm".
 - Ù is checked at the deal, after an eat or a draw, and after a discard. A hand dealt all in
   phỏm ends the game right at the deal, with no action: ``is_over`` is true straight after
   ``new`` and the record's action list is empty. Seat 0 wins so only when all his 10 cards are
   in phỏm (an ù before discarding, 12 from each); if only 9 of them are, he ù after his first
   discard as usual, unless another seat was dealt an ù (9 cards, 6 from each), which wins first.
   Of several seats dealt an ù the lowest seat wins.
-- Ù đền (penalty 2) takes precedence over the last-round penalty (3); penalty 3 does not
-  apply when the last player whose discard was eaten is the ù winner himself.
 - The hand cards named in ``eat`` stay hidden (phom.md: "he need not show them"): the eat
   event carries only the eaten card; the record (not public during play) keeps them.
 - Option ``send`` (gửi, phom.md "Option: gửi"): ``send <card> <seat>:<k>`` puts a held card on
@@ -45,41 +41,29 @@ Rule interpretations made here (beyond the *(decided)* points of the spec):
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-from bot.i18n import N_, Nn_, _
-from bot.games.base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Note, Outcome, Phrase, Transfer, and_list,
-                   deal, outcome_dict, outcome_from_transfers, pack_order, split_action)
+from bot.i18n import N_, _
+from bot.games.base import (Event, Game, GameOfOnePack, IllegalAction, NotACard, Outcome, Phrase, Transfer, and_list,
+                            deal, outcome_dict, outcome_from_transfers, pack_order, split_action)
 from bot.games.french import FULL_DECK, parse_card, parse_cards, sort_key
-from bot.games.phom.melds import (Arrangement, Points, arrange, best_points, canon_meld, card_points, culprit, eat_partners,
-                         feasible, find_phom, hand_arrangement, hand_is_u, is_phom, is_phom_codes, is_u, locked_cards,
-                         meld_key, show_options, show_string)
+from bot.games.phom.melds import (Arrangement, Points, arrange, best_points, canon_meld, card_points, culprit,
+                                  eat_partners, feasible, find_phom, hand_is_u, is_phom, is_phom_codes, is_u,
+                                  locked_cards, meld_key, show_options, show_string)
+from bot.games.phom.scoring import (PHRASES as END_PHRASES, U_BEFORE_DISCARD, Ending, hand_summary, settle_normal,
+                                   settle_u)
 
 #: Every phrase key this engine emits, with its English template ({name}: a seat's name),
 #: marked for translation: the UI shows them in the reader's language.
 PHRASES: dict[str, str | tuple[str, str, str]] = {
-    "phom.u": N_("{winner} ù: {each} from each player"),
-    "phom.u_before_discard": N_("{winner} ù before discarding: {each} from each player"),
-    "phom.u_den": N_("{winner} ù; {payer} pays for everyone ({reason})"),
-    "phom.u_before_discard_den": N_("{winner} ù before discarding; {payer} pays for everyone ({reason})"),
-    "phom.u_den_last_round": N_("{winner} ù; {payer} pays for everyone (ù đền, last round)"),
-    "phom.u_before_discard_den_last_round": N_("{winner} ù before discarding; {payer} pays for everyone "
-                                               "(ù đền, last round)"),
-    "phom.win": Nn_("{winner} wins with {points} point", "{winner} wins with {points} points", "points"),
-    "phom.win_all_mom": Nn_("{winner} wins with {points} point (everyone móm)",
-                            "{winner} wins with {points} points (everyone móm)", "points"),
+    **END_PHRASES,
     "phom.send": N_("{player} sent {card} to {owner}'s phỏm {number}"),
 }
 
-# Notes, transfer reasons and event texts: native words stay as they are; English ones are
-# marked here and translated where they are shown.
-U_BEFORE_DISCARD = N_("ù before discarding")
-U_DEN_LAST_ROUND = N_("ù đền (last round)")
+# A transfer reason (English, translated where it is shown); the end's are :mod:`.scoring`'s.
 EAT = N_("eat")
 #: an empty show of a seat whose phỏm is on the table already (eaten with a chốt)
 NO_OTHER_PHOM = N_("no other phỏm")
-#: the payment of a seat ranked 2, 3 or 4 at a normal end
-RANK_REASONS = {2: N_("rank 2"), 3: N_("rank 3"), 4: N_("rank 4")}
 
 
 # --------------------------------------------------------------------------------------------
@@ -438,96 +422,33 @@ class PhomState(GameOfOnePack):
         self.turn_last = self.draws >= self.last_round_from
         return events
 
-    # -- ending -------------------------------------------------------------------------------
+    # -- ending (the settlement is :mod:`.scoring`'s) --------------------------------------------
 
     def _hand_summary(self, seat: int, *, arrange_hand: bool) -> dict[str, Any]:
-        shown = [list(m) for m in self.shown[seat]]
-        hand = self.hands[seat]
-        if arrange_hand:
-            arr = hand_arrangement(hand, self.unshown_eaten[seat])
-            melds = sorted(shown + arr.melds, key=meld_key)
-            return {"melds": melds, "leftover": arr.leftover, "points": arr.points,
-                    "mom": not melds}
-        leftover = sorted(hand, key=sort_key)
-        return {"melds": sorted(shown, key=meld_key), "leftover": leftover,
-                "points": sum(card_points(c) for c in leftover), "mom": not shown}
+        return hand_summary(self.shown[seat], self.hands[seat], self.unshown_eaten[seat], arrange_hand=arrange_hand)
 
-    def _order(self, seats: Iterable[int], hands: list[dict[str, Any]]) -> list[int]:
-        """Seats best first: phỏm before móm, fewer points, then the earlier last discard."""
-        return sorted(seats, key=lambda s: (hands[s]["mom"], hands[s]["points"], self.last_discard[s]))
-
-    def _finish(self, winner: int, ranks: list[int], hands: list[dict[str, Any]],
-                notes: list[list[Note]], summary: list[Phrase]) -> Event:
+    def _finish(self, ending: Ending) -> Event:
         self.phase = "over"
         self.active = None
         self.drawn = None
-        self._hands_at_end = hands
-        points = [h["points"] for h in hands]
+        self.transfers.extend(ending.transfers)
+        self._hands_at_end = ending.hands
+        points = [h["points"] for h in ending.hands]
         self._outcome = outcome_from_transfers(
-            self.num_players, winner, ranks, self.transfers, points=points, notes=notes,
-            summary=summary)
+            self.num_players, ending.winner, ending.ranks, self.transfers, points=points, notes=ending.notes,
+            summary=ending.summary)
         self._outcome.check_balanced()
-        return Event(None, "end", phrases=tuple(summary))
+        return Event(None, "end", phrases=tuple(ending.summary))
 
     def _finish_u(self, winner: int, *, before_discard: bool) -> Event:
-        n = self.num_players
-        per = 12 if before_discard else 6
-        hands = [self._hand_summary(s, arrange_hand=True) for s in range(n)]
-        hands[winner]["points"] = 0
-        notes: list[list[Note]] = [[] for _ in range(n)]
-        notes[winner].append(U_BEFORE_DISCARD if before_discard else "ù")
-        payer = None
-        payer_note = ""
-        last_round = False  # ù đền for the last discard eaten in the last round
-        for (eater, victim), count in sorted(self.eat_counts.items()):
-            if eater == winner and count >= 3:
-                payer, payer_note = victim, "ù đền"
-        if payer is None and self.turn_last and self.last_round_victims:
-            victim = self.last_round_victims[-1]
-            if victim != winner:
-                payer, payer_note, last_round = victim, U_DEN_LAST_ROUND, True
-        losers = [s for s in range(n) if s != winner]
-        if payer is not None:
-            self.transfers.append(Transfer(payer, winner, per * len(losers), "ù đền"))
-            notes[payer].append(payer_note)
-        else:
-            for s in losers:
-                self.transfers.append(Transfer(s, winner, per, "ù"))
-        order = [winner] + self._order(losers, hands)
-        ranks = [0] * n
-        for r, s in enumerate(order, 1):
-            ranks[s] = r
-        if payer is None:
-            key = "phom.u_before_discard" if before_discard else "phom.u"
-            summary = [Phrase(key, {"winner": winner}, {"each": per})]
-        else:
-            seats = {"winner": winner, "payer": payer}
-            if last_round:  # the template holds the reason, so that its English is translated
-                key = "phom.u_before_discard_den_last_round" if before_discard else "phom.u_den_last_round"
-                summary = [Phrase(key, seats)]
-            else:
-                key = "phom.u_before_discard_den" if before_discard else "phom.u_den"
-                summary = [Phrase(key, seats, {"reason": payer_note})]
-        return self._finish(winner, ranks, hands, notes, summary)
+        hands = [self._hand_summary(s, arrange_hand=True) for s in range(self.num_players)]
+        return self._finish(settle_u(winner, before_discard=before_discard, hands=hands,
+                                     last_discard=self.last_discard, eat_counts=self.eat_counts,
+                                     turn_last=self.turn_last, last_round_victims=self.last_round_victims))
 
     def _finish_normal(self) -> Event:
-        n = self.num_players
-        hands = [self._hand_summary(s, arrange_hand=False) for s in range(n)]
-        order = self._order(range(n), hands)
-        winner = order[0]
-        ranks = [0] * n
-        notes: list[list[Note]] = [[] for _ in range(n)]
-        for r, s in enumerate(order, 1):
-            ranks[s] = r
-            mom = hands[s]["mom"]
-            if mom:
-                notes[s].append("móm")
-            if r > 1:
-                self.transfers.append(Transfer(s, winner, 4 if mom else r - 1,
-                                               "móm" if mom else RANK_REASONS[r]))
-        key = "phom.win_all_mom" if hands[winner]["mom"] else "phom.win"
-        summary = [Phrase(key, {"winner": winner}, {"points": hands[winner]["points"]})]
-        return self._finish(winner, ranks, hands, notes, summary)
+        hands = [self._hand_summary(s, arrange_hand=False) for s in range(self.num_players)]
+        return self._finish(settle_normal(hands, self.last_discard))
 
     def outcome(self) -> Outcome:
         if self._outcome is None:

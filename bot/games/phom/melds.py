@@ -1,7 +1,7 @@
 """Phỏm melds — rules in docs/rules/phom.md: the search for phỏm and for the arrangement of
 a hand with the fewest points, under the eaten-card rule (each eaten card in its own phỏm).
 
-Public API (the evaluation functions are re-exported by :mod:`.phom`):
+Public API (the evaluation functions are re-exported by :mod:`.game`):
 
 - ``best_points(cards, eaten=()) -> Points``, ``is_u(cards, eaten=()) -> bool``,
   ``is_phom(cards) -> bool``, ``arrange(cards, eaten=()) -> Arrangement``,
