@@ -11,7 +11,7 @@ from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, 
                                 Settlement, cards, numbered, chips)
 from bot.tables.commands import MAX_STAKE, GameCog, LobbyOption
 from rendering import BACK
-from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
+from rendering.table_picture import Badge, Group, Pile, TablePicture, picture_names
 
 #: the eat buttons and their labels (English msgids, translated where shown)
 EAT_KEYS = {"eat_chan": N_("Eat Chắn"), "eat_ca": N_("Eat Cạ"), "eat_ca2": N_("Eat Cạ*")}
@@ -293,8 +293,6 @@ class ChanUI(CopyTokensUI):
 
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
         names = picture_names(names)
-        n = view["num_players"]
-        to_act = set(view["to_act"])
 
         def detail(seat: int) -> str:
             in_hand, row_size, laid = view["hand_sizes"][seat], len(view["rows"][seat]), len(view["laid"][seat])
@@ -303,14 +301,11 @@ class ChanUI(CopyTokensUI):
             second = [ngettext("{n} pair laid", "{n} pairs laid", laid).format(n=laid)] if laid else []
             return "\n".join(" · ".join(line) for line in (first, second) if line)
 
-        def row(seat: int) -> Row:
-            groups = [Group("", tuple(view["rows"][seat]), glyph="discards")]  # the trash row, then the pairs laid
-            groups += [Group("", tuple(pair)) for pair in view["laid"][seat]]
-            return Row(names[seat], tuple(groups), active=seat in to_act)
+        def groups(seat: int) -> list[Group]:
+            # the trash row, then the pairs laid
+            return [Group("", tuple(view["rows"][seat]), glyph="discards"),
+                    *(Group("", tuple(pair)) for pair in view["laid"][seat])]
 
-        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away,
-                              badges=(Badge("hand", str(view["hand_sizes"][seat])),))
-                      for seat in range(n))
         active, source = view["active"], view["active_from"]
         if active is None:
             offer = Pile(_("On offer"), None)
@@ -320,11 +315,9 @@ class ChanUI(CopyTokensUI):
         else:
             offer = Pile(_("On offer"), active, _("from {player}").format(player=names[source]))
         piles = (Pile(_("Stock"), BACK if view["stock"] else None, str(view["stock"])), offer)
-        return TablePicture(title=_("Chắn · table #{table}").format(table=table.id), seats=seats, piles=piles,
-                            deck=self.deck,
-                            sections=(Section(_("Trash rows and pairs laid"),
-                                              rows=tuple(row(seat) for seat in range(n)),
-                                              empty=_("No card on the table yet.")),))
+        return self.seated_picture(view, names, table, title=_("Chắn · table #{table}").format(table=table.id),
+                                   piles=piles, section=_("Trash rows and pairs laid"), detail=detail,
+                                   groups=groups, badges=lambda seat: (Badge("hand", str(view["hand_sizes"][seat])),))
 
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
         outcome = view["outcome"]

@@ -12,7 +12,7 @@ from bot.tables.adapter import (ButtonSpec, GameUI, HandImage, ResultRow, Select
                                 Settlement, cards, numbered, chips)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
-from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
+from rendering.table_picture import Badge, Group, Pile, TablePicture, picture_names
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_ORDER = "SHDC"
@@ -357,7 +357,6 @@ class PhomUI(GameUI):
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
         names = picture_names(names)
         n = view["num_players"]
-        to_act = set(view["to_act"])
 
         def unshown_eaten(seat: int) -> list[str]:
             shown = {card for meld in view["shown"][seat] for card in meld}
@@ -376,20 +375,16 @@ class PhomUI(GameUI):
                 second.append(ngettext("{n} phỏm shown", "{n} phỏm shown", shown).format(n=shown))
             return "\n".join(" · ".join(line) for line in (first, second) if line)
 
-        def row(seat: int) -> Row:
+        def groups(seat: int) -> list[Group]:
             # told by place and glyph: discards (↓), eaten cards not in a phỏm, the phỏm shown (eaten
             # cards underlined)
             eaten = tuple(unshown_eaten(seat))
-            groups = [Group("", tuple(view["discards"][seat]), glyph="discards"),
-                      Group("", eaten, tuple(range(len(eaten))))]
             ate = set(view["eaten"][seat])
-            groups += [Group("", tuple(meld), tuple(k for k, card in enumerate(meld) if card in ate))
-                       for meld in view["shown"][seat]]
-            return Row(names[seat], tuple(groups), active=seat in to_act)
+            return [Group("", tuple(view["discards"][seat]), glyph="discards"),
+                    Group("", eaten, tuple(range(len(eaten)))),
+                    *(Group("", tuple(meld), tuple(k for k, card in enumerate(meld) if card in ate))
+                      for meld in view["shown"][seat])]
 
-        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away,
-                              badges=(Badge("hand", str(view["hand_sizes"][seat])),))
-                      for seat in range(n))
         active = view["active"]
         offer = _("from {player}").format(player=names[(view["current"] - 1) % n]) \
             if active and view["current"] is not None else ""
@@ -397,17 +392,14 @@ class PhomUI(GameUI):
                  Pile(_("On offer"), active, offer))
         title = (_("Phỏm · table #{table} · last round") if view["last_round"]
                  else _("Phỏm · table #{table}")).format(table=table.id)
-        return TablePicture(title=title, seats=seats, piles=piles, deck=self.deck,
-                            sections=(Section(_("Discards, eaten cards and phỏm shown"),
-                                              rows=tuple(row(seat) for seat in range(n)),
-                                              empty=_("No card on the table yet.")),))
+        return self.seated_picture(view, names, table, title=title, piles=piles,
+                                   section=_("Discards, eaten cards and phỏm shown"), detail=detail, groups=groups,
+                                   badges=lambda seat: (Badge("hand", str(view["hand_sizes"][seat])),))
 
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
-        outcome = view["outcome"]
         rows = []
-        for result in self.ranked(view):
+        for result, hand in self.ranked_hands(view):
             seat = result["seat"]
-            hand = outcome["hands"][seat]
             groups = [list(m) for m in hand["melds"]] + ([list(hand["leftover"])] if hand["leftover"] else [])
             received = {card for k in range(len(view["shown"][seat])) for card, _by in self._sent_onto(view, seat, k)}
             sent = [card for melds in view.get("sent") or [] for onto in melds for card, by in onto if by == seat]

@@ -14,7 +14,7 @@ from bot.tables.adapter import (ButtonSpec, CopyTokensUI, HandImage, ResultRow, 
                                 Settlement, cards, numbered, chips)
 from bot.tables.commands import GameCog, LobbyOption
 from rendering import BACK
-from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture, picture_names
+from rendering.table_picture import Badge, Group, Pile, TablePicture, picture_names
 
 COLOUR_MARKS = {"R": "🔴", "Y": "🟡", "G": "🟢", "W": "⚪"}
 
@@ -293,8 +293,6 @@ class TuSacUI(CopyTokensUI):
 
     def table_picture(self, view: dict, names: list[str], table) -> TablePicture:
         names = picture_names(names)
-        n = view["num_players"]
-        to_act = set(view["to_act"])
 
         def detail(seat: int) -> str:
             sets = len(view["public"][seat])
@@ -303,16 +301,14 @@ class TuSacUI(CopyTokensUI):
                 text += "\n" + ngettext("{n} public set", "{n} public sets", sets).format(n=sets)
             return text
 
-        def row(seat: int) -> Row:
+        def groups(seat: int) -> list[Group]:
             # the discards (↓), then the public sets (their kinds, Quan and Khui, are in the embed)
-            groups = [Group("", tuple(view["discards"][seat]), glyph="discards")]
-            groups += [Group("", tuple(meld["cards"])) for meld in view["public"][seat]]
-            return Row(names[seat], tuple(groups), active=seat in to_act)
+            return [Group("", tuple(view["discards"][seat]), glyph="discards"),
+                    *(Group("", tuple(meld["cards"])) for meld in view["public"][seat])]
 
-        seats = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away,
-                              badges=(Badge("hand", str(view["hand_sizes"][seat])),
-                                      Badge("khap", str(view["khap_counts"][seat]))))
-                      for seat in range(n))
+        def badges(seat: int) -> tuple[Badge, ...]:
+            return Badge("hand", str(view["hand_sizes"][seat])), Badge("khap", str(view["khap_counts"][seat]))
+
         active = view["active"]
         if active is None:
             caption = ""
@@ -322,18 +318,15 @@ class TuSacUI(CopyTokensUI):
             caption = _("discarded by {player}").format(player=names[view["active_from"]])
         piles = (Pile(_("Stock"), BACK if view["stock"] else None, str(view["stock"])),
                  Pile(_("Active card"), active, caption))
-        return TablePicture(title=_("Tứ Sắc · table #{table}").format(table=table.id), seats=seats, piles=piles,
-                            deck=self.deck,
-                            sections=(Section(_("Discards and public sets"),
-                                              rows=tuple(row(seat) for seat in range(n)),
-                                              empty=_("No card on the table yet.")),))
+        return self.seated_picture(view, names, table, title=_("Tứ Sắc · table #{table}").format(table=table.id),
+                                   piles=piles, section=_("Discards and public sets"), detail=detail,
+                                   groups=groups, badges=badges)
 
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
         outcome = view["outcome"]
         rows = []
-        for result in self.ranked(view):
+        for result, hand in self.ranked_hands(view):
             seat = result["seat"]
-            hand = outcome["hands"][seat]
             # the winner's whole hand; a loser's cards that count: Quan and Khui laid, khạp, trash
             public = [list(m["cards"]) for m in view["public"][seat]
                       if seat == outcome["winner"] or m["kind"] in ("quan", "khui")]

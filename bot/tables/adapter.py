@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from bot.games.base import Event, Game, IllegalAction, Phrase, tokens_for
 from bot.i18n import N_, Shown, _, ngettext, number, pgettext
 from bot.ledger import Settlement
+from rendering.table_picture import Badge, Group, Pile, Row, SeatBox, Section, TablePicture
 
 
 @dataclass(frozen=True)
@@ -357,6 +358,20 @@ class GameUI:
         facts a picture may show (whose turn, the round...)."""
         return None
 
+
+    def seated_picture(self, view: dict, names: list[str], table: Any, *, title: str, piles: tuple[Pile, ...],
+                       section: str, detail: Callable[[int], str], groups: Callable[[int], Sequence[Group]],
+                       badges: Callable[[int], tuple[Badge, ...]]) -> TablePicture:
+        """A table picture of Phỏm's, Chắn's and Tứ Sắc's kind: a box per seat (its words
+        ``detail(seat)``, its ``badges(seat)``) and a row of that seat's public card
+        ``groups(seat)``, in seat order; ``names`` as :func:`picture_names` shortened them."""
+        to_act = set(view["to_act"])
+        seats = range(view["num_players"])
+        boxes = tuple(SeatBox(names[seat], detail(seat), active=seat in to_act, dim=table.seats[seat].away,
+                              badges=badges(seat)) for seat in seats)
+        rows = tuple(Row(names[seat], tuple(groups(seat)), active=seat in to_act) for seat in seats)
+        return TablePicture(title=title, seats=boxes, piles=piles, deck=self.deck,
+                            sections=(Section(section, rows=rows, empty=_("No card on the table yet.")),))
     def result_rows(self, view: dict, names: list[str], settlement: Settlement) -> list[ResultRow]:
         """Rows for the end-of-game image: (label, grouped cards, caption) per seat, best rank
         first (:meth:`ranked`), labelled with :meth:`result_label`; amounts in chips, as
@@ -368,6 +383,12 @@ class GameUI:
     def ranked(view: dict) -> list[dict]:
         """The outcome's results (dicts of the view), best rank first, then by seat."""
         return sorted(view["outcome"]["results"], key=lambda r: (r["rank"], r["seat"]))
+
+    @classmethod
+    def ranked_hands(cls, view: dict) -> list[tuple[dict, dict]]:
+        """The results best first (as :meth:`ranked`), each with the hand its outcome counted."""
+        hands = view["outcome"]["hands"]
+        return [(result, hands[result["seat"]]) for result in cls.ranked(view)]
 
     @staticmethod
     def winners(view: dict) -> list[int]:
