@@ -79,7 +79,7 @@ async def test_healthz_says_when_the_database_stops_answering_and_when_it_is_bac
     status, text = await get(env.bot, "/healthz")
     assert status == 200, text
     # the database refuses every read (as the outage tests' stopped server does); a database
-    # that hangs instead is tests/unit/test_metrics.py's (its timeout would run on SimCord's clock)
+    # that hangs instead is tests/bot/test_metrics.py's (its timeout would run on SimCord's clock)
     backend = env.bot.db.backend._backend  # (the probe asks it straight: it is no traffic to time)
     answering = backend.fetchone
 

@@ -14,7 +14,7 @@ from bot.games.french import FULL_DECK
 from bot.games.phom.game import GAME, find_phom
 from bot.tables.messages import chips
 from cogs.phom import PhomUI
-from tests.engine.test_phom import new, play_until_draws
+from tests.games.test_phom import new, play_until_draws
 from tests.support.databases import both_backends
 from tests.support.simhelpers import (Players, buttons, click_many, custom_id, dm, enabled, game_over, ledger_rows,
                               let_the_clock_play, play_channel, private_texts, quick_move, start_table, table_of)
@@ -325,7 +325,7 @@ async def test_a_hand_dealt_all_in_phom_wins_before_anyone_plays(simcord_env):
 async def test_a_game_with_gui_where_a_person_sends_cards_and_the_result_counts_them(simcord_env):
     """Issue #31: with ``send`` on, Minh shows, sends four cards onto Lan's phỏm (each fits one
     phỏm: select it, one click) and discards; only the two cards he kept count."""
-    from tests.engine.test_phom import SEND_S0, SEND_STOCK, build_deck
+    from tests.games.test_phom import SEND_S0, SEND_STOCK, build_deck
 
     env = simcord_env
     pack = build_deck([SEND_S0, "AC 2C 3C 9S 2S 6S 7S KH QS"], SEND_STOCK)

@@ -121,7 +121,7 @@ def test_the_measure_finds_small_digits():
 
 def table_views(game: str, players: int, seed: int = 5):
     """("early"/"middle"/"late", public view) of a seeded game, half the moves the AI's and half
-    random (as tests/unit/test_hints.py plays them): at its start, halfway, and at its last
+    random (as tests/tables/test_hints.py plays them): at its start, halfway, and at its last
     move, when the most cards are on the table."""
     ui = UIS[game]()
     rng = random.Random(seed)

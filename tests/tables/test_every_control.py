@@ -149,7 +149,7 @@ def seated_views(ui, options):
 
 @pytest.mark.parametrize("ui, options", UIS, ids=lambda x: x.game.name if hasattr(x, "game") else str(x or ""))
 def test_hand_controls_layout(ui, options):
-    """Buttons in the game's order (tests/unit/test_button_places.py: they keep their places
+    """Buttons in the game's order (tests/tables/test_button_places.py: they keep their places
     while cards are picked), every usable move shown; never more than four rows (one left free);
     the "Go to table" link always last on the buttons' last row (only a select that comes and
     goes with the picked cards is under it); no two controls with one custom id."""

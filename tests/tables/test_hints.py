@@ -10,7 +10,7 @@ import pytest
 
 from bot import i18n
 from bot.ai.levels import normal
-from tests.unit.test_every_control import UIS
+from tests.tables.test_every_control import UIS
 
 BOLD = re.compile(r"\*\*(.+?)\*\*")
 #: a bold word of a hint that names a move -> the engine verbs that make the move

@@ -10,8 +10,8 @@ from bot import i18n
 from bot.tables.adapter import Selection
 from bot.tables.controls import ControlId
 from bot.tables.messages import hand_controls, item_row, laid_out
-from tests.unit.test_every_control import UIS
-from tests.unit.test_hints import random_games
+from tests.tables.test_every_control import UIS
+from tests.tables.test_hints import random_games
 
 
 def places(ui, view, selection: Selection) -> dict[str, tuple[int, int]]:

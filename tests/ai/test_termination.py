@@ -50,7 +50,7 @@ import pytest
 from bot.ai.levels import NORMAL
 from bot.games import REGISTRY
 from bot.games.concan.game import MAX_TURNS
-from tests.engine.test_concan_properties import ACTIONS_PER_TURN as CONCAN_ACTIONS_PER_TURN
+from tests.games.test_concan_properties import ACTIONS_PER_TURN as CONCAN_ACTIONS_PER_TURN
 
 
 def chan_stock(n: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import i18n
 from bot.games.french import FULL_DECK
 from cogs.phom import PhomUI
-from tests.engine.test_phom import play_until_draws
+from tests.games.test_phom import play_until_draws
 
 
 # Seat 0 of a 2-player Phỏm deal holds no phỏm at all: móm, were the game to end now.

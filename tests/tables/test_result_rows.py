@@ -15,7 +15,7 @@ from bot.i18n import number
 from bot.tables.adapter import chips, round_points
 from bot.tables.messages import result_embed
 from tests.support.picture_games import table_of
-from tests.unit.test_summaries import UIS, played_events
+from tests.tables.test_summaries import UIS, played_events
 
 NAMES = ["Lan", "Minh", "Đức", "Hòa 🌸"]
 STAKE, GA_STAKE = 7, 3

@@ -13,7 +13,7 @@ from bot import ledger, seasons
 from bot.db import Database
 from bot.tables.controls import AdminId, parse_admin
 from tests.support.databases import both_backends
-from tests.unit.test_ledger import GUILD, a_game, a_table, entries
+from tests.bot.test_ledger import GUILD, a_game, a_table, entries
 
 ADMIN = 900
 
