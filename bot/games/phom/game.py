@@ -7,9 +7,7 @@ Public API:
 - ``best_points(cards, eaten=()) -> Points``, ``is_u(cards, eaten=()) -> bool``,
   ``is_phom(cards) -> bool``, ``arrange(cards, eaten=()) -> Arrangement``,
   ``find_phom(cards) -> list | None``, ``card_points(card)``: the phỏm search of
-  :mod:`.melds`, re-exported.
-
-The end of the game (ranks, ù and ù đền, payments) is settled by :mod:`.scoring`.
+  :mod:`.melds`, re-exported. The end (ranks, ù and ù đền, payments) is :mod:`.scoring`'s.
 
 Rule interpretations made here (beyond the *(decided)* points of the spec):
 
