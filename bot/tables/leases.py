@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import socket
 import time
 
@@ -39,10 +40,11 @@ RENEWAL_MARGIN = 0.5
 
 
 def default_holder() -> str:
-    """This process's name in the leases: host, process id and a start stamp (unique among
-    live processes, even containers that share a host name and are all pid 1; a restarted
-    process is another, and adopts its predecessor's tables once their leases expire)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{time.time_ns() // 1000:x}"
+    """This process's name in the leases: host, process id, a start stamp and a random tag
+    (unique among live processes, even containers that share a host name and are all pid 1
+    and start in the same instant; a restarted process is another, and adopts its
+    predecessor's tables once their leases expire)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{int(time.time()):x}-{secrets.token_hex(4)}"
 
 
 class Leases:
