@@ -46,14 +46,16 @@ class TablesCommands:
                     break
                 text += line + "\n"
             embed.description = text.strip() or _("No table is open on this server.")
+            closes = [(row["id"], _("Close #{table}").format(table=row["id"])) for row in rows[:MAX_BUTTONS]]
             view = discord.ui.View(timeout=None)
-            for row in rows[:MAX_BUTTONS]:
-                view.add_item(button(ControlId("admin", row["id"], "close"),
-                                     _("Close #{table}").format(table=row["id"]), style="danger"))
+            for table_id, label in closes:
+                view.add_item(button(ControlId("admin", table_id, "close"), label, style="danger"))
             if len(rows) > MAX_BUTTONS:
                 embed.set_footer(text=_("Close buttons for the {n} oldest tables only.").format(n=MAX_BUTTONS))
         await interaction.response.send_message(embed=embed, view=view if rows else discord.utils.MISSING,
                                                 ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        if closes:
+            service.remember_listing(interaction, closes)
 
     @app_commands.command(name="remove",
                           description=N_("Remove a player from a lobby, or give their seat in a game to the AI"))

@@ -8,6 +8,8 @@ one card, what it stands for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.games.concan import ai as concan_ai, game as concan
 from bot.games.base import IllegalAction, card_of, tokens_for
 from bot.games.concan.game import JOKER, is_joker_token, token_identity
@@ -151,7 +153,7 @@ class ConcanUI(CopyTokensUI):
         return SelectSpec(placeholder, options[:MAX_OPTIONS], 1 if single else min(len(options), MAX_OPTIONS),
                           selected=list(selection))
 
-    def extra_selects(self, view: dict, selection: Selection) -> list[SelectSpec]:
+    def extra_selects(self, view: dict, selection: Selection, *, names: Sequence[str] = ()) -> list[SelectSpec]:
         if not self._playing(view) or view["step"] != "play":
             return []
         specs = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.games.phom import game as phom
 from bot.games.phom import ai as phom_ai
 from bot.games.base import IllegalAction
@@ -168,19 +170,25 @@ class PhomUI(GameUI):
             placeholder = _("Cards")
         return SelectSpec(placeholder, options, 1 if single else len(options), selected=selection)
 
-    def extra_selects(self, view: dict, selection: Selection) -> list[SelectSpec]:
+    def extra_selects(self, view: dict, selection: Selection, *, names: Sequence[str] = ()) -> list[SelectSpec]:
         """Gửi: the phỏm to send the one selected card onto, where it fits several (under the
-        buttons, so that they keep their places)."""
+        buttons, so that they keep their places); each option says whose phỏm it is."""
         if len(selection) != 1:
             return []
         targets = self._send_targets(view, selection[0])
         if len(targets) < 2:
             return []
-        options = [SelectOption(target, _("onto {cards}").format(cards=self.cards_text(self._meld(view, target))))
-                   for target in targets]
+        options = [SelectOption(target, self._meld_label(view, target, names)) for target in targets]
         picks = getattr(selection, "picks", {})
         return [SelectSpec(_("Send {card} onto…").format(card=card_label(selection[0])), options, 1, key="onto",
                            selected=[picks["onto"]] if picks.get("onto") in targets else [], below=True)]
+
+    def _meld_label(self, view: dict, target: str, names: Sequence[str]) -> str:
+        """``"Lan's phỏm 1: A♥ 2♥ 3♥"``: whose phỏm, its number among theirs, its cards."""
+        seat, k = (int(x) for x in target.split(":"))
+        name = names[seat] if seat < len(names) else _("Seat {number}").format(number=seat + 1)
+        return _("{player}'s phỏm {number}: {cards}").format(
+            player=name, number=k, cards=self.cards_text(self._meld(view, target)))
 
     @staticmethod
     def _meld(view: dict, target: str) -> list[str]:

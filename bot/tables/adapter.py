@@ -256,9 +256,11 @@ class GameUI:
     def select(self, view: dict, selection: list[str], arranged: bool) -> SelectSpec | None:
         return None
 
-    def extra_selects(self, view: dict, selection: Selection) -> list[SelectSpec]:
+    def extra_selects(self, view: dict, selection: Selection, *, names: Sequence[str] = ()) -> list[SelectSpec]:
         """Selects besides the card select (each with its own ``key`` and ``row``), e.g. the
-        meld a card is laid off onto; their values reach the UI as ``selection.picks``."""
+        meld a card is laid off onto; their values reach the UI as ``selection.picks``.
+        ``names``: the seats' names, for options that name a seat (none where only the values
+        matter)."""
         return []
 
     def buttons(self, view: dict, selection: list[str]) -> list[ButtonSpec]:

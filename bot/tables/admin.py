@@ -15,6 +15,9 @@ and one that did stays. Earlier games of the table stay settled."""
 from __future__ import annotations
 
 import json
+import logging
+import time
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -58,6 +61,29 @@ def row_link(row: Any) -> str:
     return f"https://discord.com/channels/{row['guild_id']}/{where}" + (f"/{message}" if message else "")
 
 
+log = logging.getLogger(__name__)
+
+#: how long an interaction's token may still edit its answer (Discord: 15 minutes), less a margin
+LISTING_LIFE = 14 * 60
+
+
+@dataclass
+class Listing:
+    """An admin's latest ``/admin tables`` answer, kept to grey its **Close #N** once table N is
+    closed (a private message only its interaction's token may edit)."""
+    interaction: discord.Interaction
+    buttons: list[tuple[int, str]]  # (table, label) of each Close button, in order
+    at: float = field(default_factory=time.monotonic)
+    closed: set[int] = field(default_factory=set)
+
+    def view(self) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        for table_id, label in self.buttons:
+            view.add_item(button(ControlId("admin", table_id, "close"), label, style="danger",
+                                 enabled=table_id not in self.closed))
+        return view
+
+
 class Admin:
     """Admin clicks on tables: checked where they arrive, applied where the table is driven."""
 
@@ -70,6 +96,26 @@ class Admin:
         self.notices = notices
         self.results = results
         self.play = play
+        #: each admin's latest /admin tables answer, by user id (on the process it reached)
+        self.listings: dict[int, Listing] = {}
+
+    def remember_listing(self, interaction: discord.Interaction, buttons: list[tuple[int, str]]) -> None:
+        now = time.monotonic()
+        for user_id in [user for user, kept in self.listings.items() if now - kept.at > LISTING_LIFE]:
+            del self.listings[user_id]  # its token has expired
+        self.listings[interaction.user.id] = Listing(interaction, buttons)
+
+    async def _grey_in_listing(self, admin_id: int, table_id: int) -> None:
+        """The closing admin's list of tables keeps no lit **Close** for the table just closed."""
+        listing = self.listings.get(admin_id)
+        if listing is None or time.monotonic() - listing.at > LISTING_LIFE or \
+                table_id not in {table for table, _label in listing.buttons}:
+            return
+        listing.closed.add(table_id)
+        try:
+            await listing.interaction.edit_original_response(view=listing.view())
+        except discord.HTTPException:  # the list was dismissed: nothing to grey
+            log.info("greying table #%d in an admin's list failed", table_id, exc_info=True)
 
     def describe_row(self, row: Any) -> str:
         """One stored open table in a line: game, link, seats, status, age, last move."""
@@ -176,6 +222,7 @@ class Admin:
                 text += " " + (_("Its game is void: no chips move for it.") if voided else
                                _("Its chips were recorded before the close and stay recorded."))
         await self._answer_admin(interaction, text)
+        await self._grey_in_listing(admin.id, table.id)
 
     def _show_closed(self, table: Table) -> None:
         """Every message of the closed table says so, without controls: the lobby, the table

@@ -255,15 +255,18 @@ ROWS, PER_ROW = 5, 5
 MAX_ROWS = ROWS - 1
 
 
-def hand_controls(ui: GameUI, view: dict, selection: Selection, arranged: bool) -> tuple[list, list]:
+def hand_controls(ui: GameUI, view: dict, selection: Selection, arranged: bool,
+                  names: Sequence[str] = ()) -> tuple[list, list]:
     """The selects and buttons a seat's hand shows, in the order they are laid out: the selects
     that have options, then the buttons in the game's order, those usable now and the disabled
     ones the game keeps because they teach (``ButtonSpec.teach``: a move of this turn that waits
     for a selection); other disabled buttons are left out. A button keeps its place while cards
     are picked: only whether it is enabled changes. When they would not fit in
     :data:`MAX_ROWS` (with the link: three selects leave one row), the last helpers are left out,
-    then the last teaching buttons: the moves keep their places."""
-    selects = [spec for spec in [ui.select(view, selection, arranged), *ui.extra_selects(view, selection)]
+    then the last teaching buttons: the moves keep their places. ``names``: the seats' names, for
+    the options that name a seat."""
+    selects = [spec for spec in [ui.select(view, selection, arranged),
+                                 *ui.extra_selects(view, selection, names=names)]
                if spec is not None and spec.options]
     shown = [b for b in ui.buttons(view, selection) if b.enabled or b.teach]
     room = (MAX_ROWS - len(selects)) * PER_ROW - 1  # the link keeps a place
@@ -342,7 +345,7 @@ def hand_shown(table: Table, ui: GameUI, seat: int) -> HandShown:
         def control(key: str) -> ControlId:
             return ControlId("play", table.id, key, table.game_no, table.version)
 
-        selects, specs = hand_controls(ui, view, selection, arranged)
+        selects, specs = hand_controls(ui, view, selection, arranged, table.raw_names())
         if away:
             selects, specs = [], []
         for item in laid_out(selects, specs, control, link=None):

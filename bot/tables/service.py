@@ -108,6 +108,10 @@ class TableService:
         """One stored open table in a line (``/admin tables``)."""
         return self.admin.describe_row(row)
 
+    def remember_listing(self, interaction: discord.Interaction, buttons: list[tuple[int, str]]) -> None:
+        """An admin's ``/admin tables`` answer, whose **Close #N** greys once table N is closed."""
+        self.admin.remember_listing(interaction, buttons)
+
     # ---- people
     async def language_of(self, interaction: discord.Interaction) -> str:
         return await self.people.language_of(interaction)

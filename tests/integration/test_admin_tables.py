@@ -79,6 +79,19 @@ async def assert_closed(env, players: Players, table_id: int, game_id: int | Non
     assert (None if game_id is None else await counts(db, game_id)) == before
 
 
+async def test_the_list_greys_close_once_the_table_is_closed(simcord_env):
+    """Issue #41: /admin tables kept **Close #N** lit after table N was closed."""
+    env = simcord_env
+    players = await start_table(env, "phom", 2, 1, stake=10)
+    table = table_of(env)
+    admin = players.admin()
+    listing = await open_tables(players, admin)
+    assert not buttons(listing)[f"Close #{table.id}"].disabled
+    asked = await admin.click(listing, label=f"Close #{table.id}")
+    await admin.click(asked.response, label=f"Close table #{table.id}")
+    assert buttons(listing)[f"Close #{table.id}"].disabled
+
+
 @pytest.mark.parametrize("game", GAMES)
 async def test_closing_a_game_in_play_voids_it(simcord_env, bot_factory, game):
     env = simcord_env

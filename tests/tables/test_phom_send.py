@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot import i18n
 from bot.games.phom.ai import choose
 from bot.tables.adapter import Selection
+from bot.tables.messages import hand_controls
 from cogs.phom import PhomUI
 
 UI = PhomUI()
@@ -63,10 +64,13 @@ def test_a_card_that_fits_two_phom_waits_for_the_pick():
     state.apply(0, "show 7H 7D 7C")
     view = state.view(0)
     with i18n.language("en"):
-        [onto] = UI.extra_selects(view, Selection(["9C"]))
+        [onto] = UI.extra_selects(view, Selection(["9C"]), names=["Lan", "Minh"])
         assert onto.key == "onto" and onto.below
-        assert [(o.value, o.label) for o in onto.options] == [("1:1", "onto 10♣ J♣ Q♣"),
-                                                              ("1:2", "onto 9♥ 9♦ 9♠")]
+        # whose phỏm each is (issue #41)
+        assert [(o.value, o.label) for o in onto.options] == [("1:1", "Minh's phỏm 1: 10♣ J♣ Q♣"),
+                                                              ("1:2", "Minh's phỏm 2: 9♥ 9♦ 9♠")]
+        selects, _buttons = hand_controls(UI, view, Selection(["9C"]), True, ["Lan", "Minh"])
+        assert selects[-1].options[0].label == "Minh's phỏm 1: 10♣ J♣ Q♣"
         assert not buttons(view, Selection(["9C"]))["send"]
         assert buttons(view, Selection(["9C"], {"onto": "1:2"}))["send"]
         assert UI.action_for("send", view, Selection(["9C"], {"onto": "1:2"})) == "send 9C 1:2"

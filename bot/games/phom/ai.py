@@ -141,9 +141,17 @@ def _choose_draw(me: _Seat, legal: list[str]) -> str:
                 after = res[0]
     if after is None or after >= now_pts:
         return "draw"
-    # name the hand cards of the phỏm holding the eaten card in the best arrangement
+    return _preferred_eat(me, eats, full)
+
+
+def _preferred_eat(me: _Seat, eats: list[str], full: Any = None) -> str:
+    """The eat naming the hand cards of the phỏm that holds the eaten card in the hand's best
+    arrangement after eating (``full``: that arrangement, when the caller has it)."""
+    active = me.view["active"]
+    if full is None:
+        full = solve(me.hand | {active}, me.ue | {active})
     aid = CARD_ID[active]
-    for meld in full[1]:
+    for meld in full[1] if full else []:
         if aid in meld:
             partners = sorted((CARD_CODE[x] for x in meld if x != aid), key=sort_key)
             action = "eat " + " ".join(partners)
@@ -200,8 +208,9 @@ def quick_select(view: dict[str, Any]) -> list[str]:
         return []
     action = choose(view)
     verb, _, rest = action.partition(" ")
-    if verb == "draw":
-        return []
+    if verb == "draw":  # where Eat is legal too, its cards: the button then says what it would take
+        eats = [a for a in view["legal"] if a.startswith("eat ")]
+        return _preferred_eat(_Seat(view), eats).split()[1:] if eats else []
     if verb == "send":  # the card; the phỏm it goes onto is the UI's second pick
         return rest.split()[:1]
     return rest.replace("|", " ").split()
