@@ -1,5 +1,5 @@
-"""Words, not codes: the lobby names its language, and a Quick Select with nothing to select
-says so privately, in the clicker's language; it is off when no move takes a card."""
+"""Words, not codes: the lobby names its language; Quick Select picks an eat's cards where
+eating is legal, and is off when no move takes a card."""
 
 from __future__ import annotations
 
@@ -49,17 +49,14 @@ async def test_quick_select_is_off_when_no_move_takes_a_card(simcord_env):
     assert select_options(dm(minh)) == {}, "no Cards select when only Draw is possible"
 
 
-async def test_a_quick_select_with_nothing_to_select_says_so_privately(simcord_env):
+async def test_a_quick_select_where_eat_is_legal_picks_the_eat(simcord_env):
+    """Issue #41: Quick Select said "Nothing to select" where Minh could eat: it picks the eat's
+    cards, silently, and Draw stays his to choose."""
     players, table = await minh_after_lans_king(simcord_env, PACK_2)
     minh = players.members[1]
     assert table.state.legal_actions(1) == ["draw", "eat JS QS"]
 
     told = await minh.user.click(dm(minh), label="Quick Select")
-    assert private_texts(told) == ["Nothing to select: your move now needs no card."]
-    assert told.ephemeral or told.followups
-    assert table.selection.get(1, []) == [] and "Draw" in enabled(dm(minh))
-
-    await minh.slash(players.channel, "settings language", language="es")  # his own language from now on
-    (quick,) = {"Quick Select", i18n.in_language("es", "Quick Select")} & enabled(dm(minh))
-    told = await minh.user.click(dm(minh), label=quick)
-    assert private_texts(told) == [i18n.in_language("es", "Nothing to select: your move now needs no card.")]
+    assert private_texts(told) == []
+    assert sorted(table.selection.get(1, [])) == ["JS", "QS"]
+    assert "Draw" in enabled(dm(minh))
