@@ -29,7 +29,7 @@ from bot.permissions import may_administer
 
 from . import messages
 from .controls import ControlId, button
-from .core import Core, Refused, respond
+from .core import Core, Refused, edit_answer, respond
 from .model import Seat, Table
 from .names import safe_name
 from .notices import RETIRED, Notices
@@ -176,10 +176,7 @@ class Admin:
 
     async def _answer_admin(self, interaction: discord.Interaction, text: str) -> None:
         """The admin's confirmation message becomes the outcome (no more buttons)."""
-        if interaction.response.is_done():
-            await interaction.edit_original_response(content=text, view=None)
-        else:
-            await interaction.response.edit_message(content=text, view=None)
+        await edit_answer(interaction, content=text, view=None)
 
     # -------------------------------------------------------------------------- closing
     async def _close_by_admin(self, interaction: discord.Interaction, table: Table) -> None:

@@ -35,6 +35,18 @@ INTERACTION_STATEMENT_SECONDS = 1.2
 #: flight: its outcome is waited for, never guessed).
 ACKNOWLEDGE_SECONDS = 1.5
 
+# The interactions being answered (in_time), each with the lock its first response is sent
+# under: by the answer, or by the late acknowledgement, one at a time. The second then sees
+# the first's outcome (``response.is_done()``, set only once Discord has accepted it), where two
+# calls in flight together would both reach Discord, which refuses one of them.
+_answering: dict[int, asyncio.Lock] = {}
+
+
+def answering(interaction: discord.Interaction) -> asyncio.Lock:
+    """The lock to hold while choosing between the interaction's response and its followup
+    (``is_done()``) and sending it."""
+    return _answering.get(interaction.id) or asyncio.Lock()
+
 
 class _Done:
     """What :meth:`Core.spawn` returns for work it does not start (a dropped table)."""
@@ -135,13 +147,16 @@ class Core:
         """Within the block (the answer to ``interaction``), database statements are limited
         (INTERACTION_STATEMENT_SECONDS each) and the interaction is acknowledged after
         ACKNOWLEDGE_SECONDS if it is not answered by then."""
+        lock = _answering.setdefault(interaction.id, asyncio.Lock())
         deferring = backends.call_later(
-            ACKNOWLEDGE_SECONDS, lambda: self.spawn(acknowledge(interaction), f"acknowledge-{interaction.id}"))
+            ACKNOWLEDGE_SECONDS, lambda: self.spawn(acknowledge(interaction, lock), f"acknowledge-{interaction.id}"))
         try:
             with self.db.limited(INTERACTION_STATEMENT_SECONDS):
                 yield
         finally:
             deferring.cancel()
+            if _answering.get(interaction.id) is lock:
+                del _answering[interaction.id]
 
     # ---- the outbox
     def presenter(self, table: Table) -> Presenter:
@@ -219,23 +234,43 @@ async def respond(interaction: discord.Interaction, **kwargs: Any) -> discord.Me
     """A new message answering the click: its response, or a followup once it was
     acknowledged (a busy table, or a click routed from another process); the message, when
     Discord says which."""
-    if interaction.response.is_done():
-        return await interaction.followup.send(**kwargs)
-    callback = await interaction.response.send_message(**kwargs)
+    async with answering(interaction):
+        if interaction.response.is_done():
+            return await interaction.followup.send(**kwargs)
+        callback = await interaction.response.send_message(**kwargs)
     resource = getattr(callback, "resource", None)
     return resource if isinstance(resource, discord.Message) else None
 
 
-async def acknowledge(interaction: discord.Interaction) -> None:
-    """Acknowledge a click or command whose answer is late (its answer follows, as a routed
-    click's does): Discord would otherwise show "This interaction failed"."""
-    if interaction.response.is_done():
-        return
-    try:
-        if interaction.type is discord.InteractionType.component:
-            await interaction.response.defer()  # (nothing shown; the answer edits or follows)
+async def edit_answer(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """The clicked message changed as the answer: through the response, or once the click was
+    acknowledged, through the original response."""
+    async with answering(interaction):
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
         else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.response.edit_message(**kwargs)
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge a click now, unless it was answered already (its answer edits or follows)."""
+    async with answering(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+
+async def acknowledge(interaction: discord.Interaction, lock: asyncio.Lock) -> None:
+    """Acknowledge a click or command whose answer is late (its answer follows, as a routed
+    click's does): Discord would otherwise show "This interaction failed". Under the
+    interaction's ``lock``: an answer already on its way is waited for, not raced."""
+    try:
+        async with lock:
+            if interaction.response.is_done():
+                return
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()  # (nothing shown; the answer edits or follows)
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
         log.info("interaction %s: not answered within %.1f s; acknowledged", interaction.id, ACKNOWLEDGE_SECONDS)
     except (discord.HTTPException, discord.InteractionResponded) as exc:  # answered meanwhile
         log.info("interaction %s: acknowledging it failed (%r)", interaction.id, exc)

@@ -41,7 +41,7 @@ from bot.db import LeaseLost
 from bot.i18n import _
 
 from .controls import PREFIX, ControlId, parse
-from .core import Core, Refused, log
+from .core import Core, Refused, defer, log
 from .model import Table
 from .restoring import REMATCH_WINDOW, Restoring
 
@@ -275,8 +275,7 @@ class Driving:
         payload = self._raw.pop(interaction.id) if self._raw is not None else None
         if payload is None:  # not a click this process received from Discord
             raise Refused(_("That could not be saved, so nothing changed. Please try again."))
-        if not interaction.response.is_done():
-            await interaction.response.defer()  # within Discord's 3 s; the driver answers the rest
+        await defer(interaction)  # within Discord's 3 s; the driver answers the rest
         answered = asyncio.get_running_loop().create_future()
         self._routed[interaction.id] = answered
         try:

@@ -14,7 +14,7 @@ from bot.i18n import _
 
 from . import messages, turns
 from .controls import ControlId
-from .core import Core, Refused, log
+from .core import Core, Refused, answering, defer, log
 from .model import Table
 from .play import Play
 
@@ -111,8 +111,7 @@ class Hands:
             try:
                 await asyncio.wait_for(table.lock.acquire(), ACKNOWLEDGE_WITHIN)
             except asyncio.TimeoutError:
-                if not interaction.response.is_done():
-                    await interaction.response.defer()
+                await defer(interaction)
                 await table.lock.acquire()
         try:
             yield
@@ -141,16 +140,17 @@ class Hands:
         if slot is not None:
             slot.answering += 1
         try:
-            if not interaction.response.is_done():
-                if edit:
-                    await interaction.response.edit_message(**edit)
-                elif refusal:
-                    await interaction.response.send_message(refusal, ephemeral=True)
-                    return
-                else:
-                    await interaction.response.defer()  # nothing to change on the message
-            elif edit:
-                await interaction.edit_original_response(**edit)
+            async with answering(interaction):
+                if not interaction.response.is_done():
+                    if edit:
+                        await interaction.response.edit_message(**edit)
+                    elif refusal:
+                        await interaction.response.send_message(refusal, ephemeral=True)
+                        return
+                    else:
+                        await interaction.response.defer()  # nothing to change on the message
+                elif edit:
+                    await interaction.edit_original_response(**edit)
             if slot is not None:
                 presenter.confirmed(slot, shown.signature, shown.image if upload else None, interaction=interaction)
             if refusal:

@@ -18,7 +18,7 @@ from bot.permissions import may_administer
 
 from .adapter import GameUI
 from .commands import common_options
-from .core import Core, Refused, database_away, log, now, reply
+from .core import Core, Refused, answering, database_away, defer, log, now, reply
 from .messages import host_name, seat_value
 from .model import Seat, Table
 from .notices import Notices
@@ -165,11 +165,12 @@ class Lobby:
         try:
             draft = await slot.build(slot)
             assert draft is not None and draft.embed is not None and draft.view is not None  # (an open lobby's)
-            if interaction.response.is_done():  # a click routed from another process
-                message = await interaction.followup.send(embed=draft.embed, view=draft.view, wait=True)
-            else:
-                await interaction.response.send_message(embed=draft.embed, view=draft.view)
-                message = await interaction.original_response()
+            async with answering(interaction):
+                if interaction.response.is_done():  # a click routed from another process
+                    message = await interaction.followup.send(embed=draft.embed, view=draft.view, wait=True)
+                else:
+                    await interaction.response.send_message(embed=draft.embed, view=draft.view)
+                    message = await interaction.original_response()
         except discord.HTTPException:
             log.info("the lobby of table %s could not be the answer; the outbox posts it", table.id)
         else:
@@ -267,8 +268,7 @@ class Lobby:
             try:
                 await self.core.save_table(table, seats=table.seats_json(), status=table.status, host_id=table.host_id)
                 if key == "start":
-                    if not interaction.response.is_done():
-                        await interaction.response.defer()  # the deal (a thread, SQLite) may take a moment
+                    await defer(interaction)  # the deal (a thread, SQLite) may take a moment
                     with i18n.language(table.language):
                         await self.start_game(table, interaction.message)
             except Exception:

@@ -14,7 +14,7 @@ from bot import i18n
 from bot.i18n import _
 
 from . import messages, turns
-from .core import Core, log, respond
+from .core import Core, edit_answer, log, respond
 from .model import Table
 from .notices import ACTING_HAND, FIRST, LOBBY, RETIRED, TABLE, WAITING_HAND, Notices, hand_link, no_draft
 from .outbox import Attachment, Draft, Slot
@@ -82,10 +82,7 @@ class Showing:
         assert draft is not None  # (a lobby always has one)
         slot.answering += 1
         try:
-            if interaction.response.is_done():  # acknowledged first (a deal may take a moment)
-                await interaction.edit_original_response(embed=draft.embed, view=draft.view)
-            else:
-                await interaction.response.edit_message(embed=draft.embed, view=draft.view)
+            await edit_answer(interaction, embed=draft.embed, view=draft.view)  # (acknowledged first: a deal)
         except discord.HTTPException:
             log.info("answering a lobby click of table %s failed; the outbox shows it", table.id)
             presenter.touch("lobby")
