@@ -27,7 +27,7 @@ class LeaseLost(RuntimeError):
 
 
 class NameInUse(RuntimeError):
-    """At start: another live process renews leases under this process's ``instance_name``
+    """At start: another live process runs under this process's ``instance_name``
     (a copied config; containers that share the host's name and pid)."""
 
 
@@ -150,12 +150,25 @@ class LeaseQueries:
             await self.check(lease)
             yield
 
-    async def latest(self, holder: str) -> float | None:
-        """When the last of ``holder``'s live leases expires (the database's epoch seconds);
-        None if it holds none."""
+    async def latest(self, holder: str, seconds: float) -> float | None:
+        """Until when ``holder`` counts as alive (the database's epoch seconds): the expiry of
+        its last live lease, or ``seconds`` after its last sign of life (:meth:`alive`),
+        whichever is later; None if neither is live. A live process moves it on at every beat."""
         row = await self.db.fetchone(
-            f"SELECT MAX(expires_at) AS latest FROM leases WHERE holder = ? AND expires_at > {DB_NOW}", (holder,))
+            f"SELECT GREATEST((SELECT MAX(expires_at) FROM leases WHERE holder = ? AND expires_at > {DB_NOW}),"
+            f" (SELECT seen_at + ? FROM instances WHERE name = ? AND seen_at + ? > {DB_NOW})) AS latest",
+            (holder, seconds, holder, seconds))
         return None if row is None or row["latest"] is None else float(row["latest"])
+
+    async def alive(self, holder: str) -> None:
+        """A sign of life of the process named ``holder``, at every beat (leases or none)."""
+        await self.db.execute(
+            f"INSERT INTO instances (name, seen_at) VALUES (?, {DB_NOW})"
+            " ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at", (holder,))
+
+    async def gone(self, holder: str) -> None:
+        """The process named ``holder`` stopped cleanly: its name is free at once."""
+        await self.db.execute("DELETE FROM instances WHERE name = ?", (holder,))
 
     async def forget(self, dead_for: float) -> None:
         """Leases nobody renewed for ``dead_for`` seconds (their tables closed long ago)."""

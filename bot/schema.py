@@ -199,12 +199,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tables ADD COLUMN closed_by INTEGER;
     ALTER TABLE games ADD COLUMN closed_by INTEGER;
     """,
+    # each operator's instance_name with its last sign of life (the database's clock): a second
+    # process started under a name in use is refused, leases or not
+    """
+    CREATE TABLE instances (name TEXT PRIMARY KEY, seen_at REAL NOT NULL);
+    """,
 ]
 
 
 # Every table of the schema, each after the tables it references (the order a copy fills them in).
 TABLES = ("meta", "users", "tables", "games", "game_decks", "actions", "hand_messages", "settlements", "ledger",
-          "leases", "routed_clicks", "notices", "server_settings", "admin_log", "seasons")
+          "leases", "routed_clicks", "notices", "server_settings", "admin_log", "seasons",
+          "instances")
 
 
 def statements(script: str) -> list[str]:

@@ -136,9 +136,10 @@ class Driving:
         self._listener = await self.db.clicks.listen(self._heard)
 
     async def _keep(self) -> None:
-        """One beat: renew every lease (stop driving what was lost), listen again if the
+        """One beat: a sign of life, renew every lease (stop driving what was lost), listen again if the
         connection broke, adopt the tables nobody drives, apply routed clicks left waiting."""
         try:
+            await self.leases.alive()
             for table_id in await self.leases.renew():
                 table = self.core.tables.get(table_id)
                 if table is not None:
@@ -217,7 +218,7 @@ class Driving:
     async def release_leases(self) -> None:
         """The last step of a clean stop: the leases are given up, so that other processes adopt
         the tables at once rather than after ``lease_seconds``."""
-        if self.leases.enabled and self.leases.epochs:
+        if self.leases.enabled and (self.leases.epochs or self.leases.named):
             try:
                 await asyncio.wait_for(self.leases.release(), 5)
             except Exception:

@@ -63,21 +63,28 @@ class Leases:
         self.lost = 0  # tables this process stopped driving: their lease taken, or not renewed in time
 
     async def refuse_a_shared_name(self) -> None:
-        """At start, before any lease is taken: NameInUse if another live process renews
-        leases under this holder's name. Leases live under it may also be a predecessor's that
-        died (a restart under a configured name): those are not renewed, so a renewal period
-        tells the two apart."""
+        """At start, before this process shows any sign of life: NameInUse if another live
+        process runs under this holder's name (its leases or its beats, :meth:`alive`, are
+        renewed). Signs live under the name may also be a predecessor's that died (a restart
+        under a configured name): those are not renewed, so a renewal period tells the two
+        apart."""
         if not self.enabled or not self.named:
             return
-        first = await self.db.leases.latest(self.holder)
+        first = await self.db.leases.latest(self.holder, self.seconds)
         if first is None:
             return
         await asyncio.sleep(self.seconds / 3 + RENEWAL_MARGIN)
-        latest = await self.db.leases.latest(self.holder)
+        latest = await self.db.leases.latest(self.holder, self.seconds)
         if latest is not None and latest > first:
             raise NameInUse(
-                f"instance_name {self.holder!r} is in use: another live process renews its leases under that name "
+                f"instance_name {self.holder!r} is in use: another live process runs under that name "
                 "(a copied config?); give each process its own instance_name, or leave it empty")
+
+    async def alive(self) -> None:
+        """This process's sign of life under its instance_name, at every beat: what a second
+        process started under the same name sees (a default name is unique: nothing to see)."""
+        if self.enabled and self.named:
+            await self.db.leases.alive(self.holder)
 
     @staticmethod
     def _now() -> float:
@@ -172,3 +179,5 @@ class Leases:
         for table in ids:
             self.forget(table)
         await self.db.leases.release(self.holder, held)
+        if table_ids is None and self.named:  # a clean stop: the name is free at once
+            await self.db.leases.gone(self.holder)

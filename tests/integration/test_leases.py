@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 
@@ -332,6 +333,25 @@ async def test_a_name_another_live_process_renews_is_refused_at_start(services, 
         await close_service(second)
 
 
+async def test_a_name_in_use_is_refused_though_its_process_drives_no_table(services, database):
+    """A live process with no table holds no lease; its sign of life is what the second process
+    under its name sees. Once it stops cleanly, the name is free at once (no renewal period)."""
+    idle = await services("idle", lease_seconds=1.5)
+    await idle.driving.start()
+    assert idle.driven_count() == 0
+    await asyncio.sleep(0.1)
+    second = await headless_service(database, "idle", lease_seconds=1.5)
+    try:
+        with pytest.raises(NameInUse, match="'idle' is in use"):
+            await second.restore()
+        await idle.close()  # a clean stop
+        started = time.perf_counter()
+        await second.restore()
+        assert time.perf_counter() - started < 0.5, "no renewal period to wait after a clean stop"
+    finally:
+        await close_service(second)
+
+
 def test_the_default_name_is_unique_per_process_start(monkeypatch, backend):
     """Host and pid are not enough: containers on the host's network share the host name and
     are all pid 1."""
@@ -351,7 +371,7 @@ def test_a_shared_name_stops_the_bot_with_exit_status_2(monkeypatch, capsys, bac
     from bot.config import load
 
     async def refused(config):
-        raise NameInUse("instance_name 'shared' is in use: another live process renews its leases")
+        raise NameInUse("instance_name 'shared' is in use: another live process runs under that name")
 
     monkeypatch.setattr(main, "_run_until_stopped", refused)
     assert main.run_bot(load(database="x.sqlite3")) == 2
