@@ -81,6 +81,10 @@ class Slot:
     order: int | Callable[[], int] = 50  # lower goes first
     after: str | None = None  # a once-slot waits for this slot to be confirmed
     fallback_channel_id: int | None = None  # where a once-slot goes when its channel refuses it
+    # the same for every process that posts this message (≤ 25 characters): Discord makes a
+    # second post with it within minutes return the first message instead of a new one, so a
+    # process that died between the post and remembering it (``posted``) does not show it twice
+    nonce: str | None = None
     min_interval: float = 0.0  # seconds between two edits of this message
     hold: Callable[[], float] | None = None  # seconds to hold the next frame (an AI is about to move)
     posted: Callable[["Slot", discord.Message], Awaitable[None]] | None = None  # remember the new message
@@ -367,7 +371,7 @@ class Presenter:
             slot.channel_id = channel.id
         kwargs = await self._content(draft, with_attachment=True)
         try:
-            message = await self._post_to(slot.channel_id, kwargs)
+            message = await self._post_to(slot.channel_id, kwargs, slot.nonce)
         except discord.Forbidden as exc:
             if exc.code == DMS_CLOSED and slot.user_id is not None:
                 return await self._dms_closed(slot)
@@ -392,9 +396,9 @@ class Presenter:
         log.info("%s: %s refused in its channel (%r); posting it in %s", self.name, slot.key, exc,
                  slot.fallback_channel_id)
         kwargs = await self._content(draft, with_attachment=True)
-        return await self._post_to(slot.fallback_channel_id, kwargs)
+        return await self._post_to(slot.fallback_channel_id, kwargs, slot.nonce)
 
-    async def _post_to(self, channel_id: int | None, kwargs: dict[str, Any]) -> discord.Message:
+    async def _post_to(self, channel_id: int | None, kwargs: dict[str, Any], nonce: str | None) -> discord.Message:
         if channel_id is None:
             raise ValueError(f"{self.name}: a message with nowhere to go")
         await self._spend()
@@ -403,6 +407,8 @@ class Presenter:
         file = kwargs.pop("attachments", None)
         if file:
             kwargs["files"] = file
+        if nonce is not None:
+            kwargs["nonce"] = nonce  # (discord.py sends enforce_nonce with it)
         return await channel.send(**{k: v for k, v in kwargs.items() if v is not None or k == "content"})
 
     def _message(self, slot: Slot) -> discord.PartialMessage:

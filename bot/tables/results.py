@@ -78,7 +78,7 @@ class Results:
             f"round:{game_id}:{index}", self.round_build(table, game_id, index), channel_id=table.play_channel_id,
             once=True, order=POSTED,
             after=f"round:{game_id}:{index - 1}" if index else None, fallback_channel_id=fallback(table),
-            posted=posted))
+            posted=posted, nonce=f"g{game_id}r{index}"))
 
     async def _round_draft(self, table: Table, played: Table, state: Any, index: int) -> Draft:
         ui = self.core.ui_of(table)
@@ -108,7 +108,7 @@ class Results:
         return core.presenter(table).add(Slot(
             f"result:{game_id}", self.result_build(table, game_id), channel_id=table.play_channel_id, once=True,
             order=POSTED, after=f"round:{game_id}:{rounds - 1}" if rounds else None,
-            fallback_channel_id=fallback(table), posted=posted))
+            fallback_channel_id=fallback(table), posted=posted, nonce=f"g{game_id}"))
 
     def result_build(self, table: Table, game_id: int) -> Build:
         async def build(slot: Slot) -> Draft:

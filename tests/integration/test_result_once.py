@@ -1,6 +1,8 @@
 """A process that dies while a game ends (between its settlement and the save that it
 finished) leaves its result shown at most once: the process that takes the table after it
-(restarted, or adopting) shows what never reached Discord, and nothing that did (issue #40)."""
+(restarted, or adopting) shows what never reached Discord, and nothing that did (issue #40),
+even a post Discord took whose message id the process died before writing down (its nonce:
+the stub Discord answers a nonce it saw with the earlier message, as Discord does)."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ async def crash(service) -> None:
 
 
 @both_backends
-@pytest.mark.parametrize("phase", ["settled", "result shown", "finished"])
+@pytest.mark.parametrize("phase", ["settled", "result posted", "result shown", "finished"])
 async def test_a_crash_while_a_game_ends_shows_its_result_once(database, monkeypatch, phase):
     quiet_pictures(monkeypatch)
     first = await headless_service(database, "a", ai_delay_seconds=0)
@@ -44,6 +46,11 @@ async def test_a_crash_while_a_game_ends_shows_its_result_once(database, monkeyp
     first.core.save_table = save_table
     if phase == "settled":  # it dies before its outbox posts the result
         first.results.show_result = lambda *args, **kwargs: None
+    if phase == "result posted":  # it dies after Discord took the result, before remembering it
+        async def set_result_message(*args, **kwargs):
+            await asyncio.Event().wait()
+
+        first.core.db.set_result_message = set_result_message
     table = await open_table(first, "phom", ai=4)
     await asyncio.wait_for(reached.wait(), 60)
 
@@ -55,8 +62,14 @@ async def test_a_crash_while_a_game_ends_shows_its_result_once(database, monkeyp
         row = await first.db.fetchone("SELECT result_message_id FROM games WHERE id = ?", (table.game_id,))
         return row["result_message_id"] is not None
 
+    async def result_posted() -> bool:
+        return result_posts(first) == 1
+
     await until("the game settled", settled, 20)
-    if phase != "settled":
+    if phase == "result posted":
+        await until("the result posted", result_posted, 20)
+        assert not await result_recorded()
+    elif phase != "settled":
         await until("the result recorded", result_recorded, 20)
     assert result_posts(first) == (0 if phase == "settled" else 1)
     await crash(first)

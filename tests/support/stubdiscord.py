@@ -22,6 +22,10 @@ from bot.tables.service import TableService
 
 _ids = itertools.count(10**12)
 GUILD, CHANNEL = 4242, 4343
+# What Discord remembers of the bot's nonces, whichever of its processes sent them (a post with
+# enforce_nonce and a nonce it saw returns the earlier message and creates none); one bot per
+# database
+_NONCES: dict[tuple[str, int, str], int] = {}
 
 
 class StubDiscord:
@@ -56,10 +60,18 @@ class _Channel:
     def __init__(self, stub: StubDiscord, channel_id: int) -> None:
         self.stub, self.id = stub, channel_id
 
-    async def send(self, content: str | None = None, embed: discord.Embed | None = None, **_: Any) -> Any:
+    async def send(self, content: str | None = None, embed: discord.Embed | None = None, nonce: str | None = None,
+                   **_: Any) -> Any:
+        seen = (self.stub.config.database, self.id, nonce)
+        if nonce is not None and seen in _NONCES:  # Discord: that message, no new one
+            message = _Message(self.stub, self, _NONCES[seen])
+            self.stub.record(op="post again", channel=self.id, message=message.id, nonce=nonce)
+            return message
         message = _Message(self.stub, self, next(_ids))
         self.stub.record(op="post", channel=self.id, message=message.id, content=content,
-                         title=embed.title if embed is not None else None)
+                         title=embed.title if embed is not None else None, nonce=nonce)
+        if nonce is not None:
+            _NONCES[seen] = message.id
         return message
 
     def get_partial_message(self, message_id: int) -> "_Message":
