@@ -136,14 +136,15 @@ class Driving:
         self._listener = await self.db.clicks.listen(self._heard)
 
     async def _keep(self) -> None:
-        """One beat: a sign of life, renew every lease (stop driving what was lost), listen again if the
-        connection broke, adopt the tables nobody drives, apply routed clicks left waiting."""
+        """One beat: renew every lease (stop driving what was lost), a sign of life, listen again
+        if the connection broke, adopt the tables nobody drives, apply routed clicks left waiting."""
         try:
-            await self.leases.alive()
+            # (renew first: it never fails, and stops driving what it could not renew in time)
             for table_id in await self.leases.renew():
                 table = self.core.tables.get(table_id)
                 if table is not None:
                     self.core.stop_driving(table, "its lease could not be renewed in time")
+            await self.leases.alive()
             if self._listener is None or self._listener.is_closed():
                 await self._listen()
             # adopting many tables takes a while: the renewals must not wait for it
