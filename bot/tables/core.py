@@ -34,6 +34,9 @@ INTERACTION_STATEMENT_SECONDS = 1.2
 #: follows when it is known (a table's lock held by a write the server hangs, a COMMIT in
 #: flight: its outcome is waited for, never guessed).
 ACKNOWLEDGE_SECONDS = 1.5
+#: How long the acknowledgement waits for an answer already on its way (usually milliseconds):
+#: past it, it is sent anyway, so that a stuck answer cannot hold it past Discord's 3 s.
+ANSWER_ON_ITS_WAY_SECONDS = 1.0
 
 # The interactions being answered (in_time), each with the lock its first response is sent
 # under: by the answer, or by the late acknowledgement, one at a time. The second then sees
@@ -262,15 +265,25 @@ async def defer(interaction: discord.Interaction) -> None:
 async def acknowledge(interaction: discord.Interaction, lock: asyncio.Lock) -> None:
     """Acknowledge a click or command whose answer is late (its answer follows, as a routed
     click's does): Discord would otherwise show "This interaction failed". Under the
-    interaction's ``lock``: an answer already on its way is waited for, not raced."""
+    interaction's ``lock``: an answer already on its way is waited for, not raced (for
+    ANSWER_ON_ITS_WAY_SECONDS at most: being in time comes first)."""
     try:
-        async with lock:
+        try:
+            await asyncio.wait_for(lock.acquire(), ANSWER_ON_ITS_WAY_SECONDS)
+            held = True
+        except asyncio.TimeoutError:
+            held = False
+            log.info("interaction %s: its answer is still on its way; acknowledged beside it", interaction.id)
+        try:
             if interaction.response.is_done():
                 return
             if interaction.type is discord.InteractionType.component:
                 await interaction.response.defer()  # (nothing shown; the answer edits or follows)
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
+        finally:
+            if held:
+                lock.release()
         log.info("interaction %s: not answered within %.1f s; acknowledged", interaction.id, ACKNOWLEDGE_SECONDS)
     except (discord.HTTPException, discord.InteractionResponded) as exc:  # answered meanwhile
         log.info("interaction %s: acknowledging it failed (%r)", interaction.id, exc)

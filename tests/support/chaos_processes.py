@@ -473,8 +473,12 @@ class ProcessesChaos(Chaos):
         refused = self.faults.refused_answers
         unanswered = [r for r in self.env.backend.interactions.values() if not r.responded and r.id not in refused]
         for record in unanswered[:5]:
+            # what Discord heard of it (its callbacks and webhook calls), to tell where it stopped
+            heard = [f"{entry.method} {entry.path.split('/')[-1]}" for entry in self.env.backend.http_requests
+                     if str(record.id) in entry.path or record.token in entry.path]
             found.append(Violation("8 answered", f"interaction {record.id} ({record.command_name or 'a click'}, "
-                                   f"user {record.user_id}) was never answered"))
+                                   f"user {record.user_id}, channel {record.channel_id}, message "
+                                   f"{record.source_message_id}) was never answered; calls: {heard or 'none'}"))
         if len(unanswered) > 5:
             found.append(Violation("8 answered", f"... {len(unanswered) - 5} more unanswered"))
         # (9) every interaction applied at most once
