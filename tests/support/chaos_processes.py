@@ -41,6 +41,7 @@ import itertools
 import logging
 import os
 import statistics
+import traceback
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,8 +128,14 @@ class CountingFaults(Faults):
         super().__init__(chaos.env, chaos.cfg.seed, chaos.cfg.fault_rate)
         self.chaos = chaos
         self.refused_answers: set[int] = set()  # interactions whose answer a fault refused
+        self.late_answers: dict[int, str] = {}  # interaction -> who answered after Discord's 3 s
 
     def observe(self, backend, method: str, path: str, kind: str) -> None:
+        if kind == "callback":
+            record = interaction_of(backend, path)
+            if record is not None and not record.responded and record.initial_response_deadline is not None \
+                    and backend.now_iso() >= record.initial_response_deadline:
+                self.late_answers[record.id] = late_answerer()
         self.chaos.calls.append(Call(next(self.chaos.seq), self.chaos.now(), CALLER.get(),
                                      self.chaos.table_of_call(backend, path), kind))
 
@@ -140,6 +147,17 @@ class CountingFaults(Faults):
             if record is not None and kind == "callback":
                 self.refused_answers.add(record.id)
             raise
+
+
+def late_answerer() -> str:
+    """Which task, from which lines of the bot, sent a first response after Discord's 3 s."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # (no loop)
+        task = None
+    frames = [f"{Path(frame.filename).name}:{frame.lineno} {frame.name}" for frame in traceback.extract_stack()
+              if f"{os.sep}bot{os.sep}" in frame.filename]
+    return f"task {task.get_name() if task is not None else None}: {' → '.join(frames[-5:]) or 'no bot frame'}"
 
 
 def interaction_of(backend, path: str):
@@ -478,7 +496,9 @@ class ProcessesChaos(Chaos):
                      if str(record.id) in entry.path or record.token in entry.path]
             found.append(Violation("8 answered", f"interaction {record.id} ({record.command_name or 'a click'}, "
                                    f"user {record.user_id}, channel {record.channel_id}, message "
-                                   f"{record.source_message_id}) was never answered; calls: {heard or 'none'}"))
+                                   f"{record.source_message_id}) was never answered; calls: {heard or 'none'}"
+                                   + (f"; late answer from {self.faults.late_answers[record.id]}"
+                                      if record.id in self.faults.late_answers else "")))
         if len(unanswered) > 5:
             found.append(Violation("8 answered", f"... {len(unanswered) - 5} more unanswered"))
         # (9) every interaction applied at most once
