@@ -35,8 +35,9 @@ INTERACTION_STATEMENT_SECONDS = 1.2
 #: flight: its outcome is waited for, never guessed).
 ACKNOWLEDGE_SECONDS = 1.5
 #: How long the acknowledgement waits for an answer already on its way (usually milliseconds):
-#: past it, it is sent anyway, so that a stuck answer cannot hold it past Discord's 3 s.
-ANSWER_ON_ITS_WAY_SECONDS = 1.0
+#: past it, it is sent anyway, so that a stuck answer cannot hold it past 2 s (Discord allows 3 s;
+#: the rest is the request's own way there).
+ANSWER_ON_ITS_WAY_SECONDS = 0.5
 
 # The interactions being answered (in_time), each with the lock its first response is sent
 # under: by the answer, or by the late acknowledgement, one at a time. The second then sees

@@ -43,3 +43,33 @@ def test_the_two_process_run_sees_a_call_after_a_takeover(tmp_path):
                    Call(10, 202.0, "b", 2, "edit")]
     (found,) = chaos.check_speech()
     assert found.invariant == "7 silent after takeover" and "webhook_edit call from a at 73.0 s" in found.detail
+
+
+def test_the_two_process_run_counts_discords_deadline_in_real_time(tmp_path, monkeypatch):
+    """SimCord's clock jumps when the harness advances it past a click the bot is still at: an
+    answer late by that clock but within 3 s of real time is accepted (Discord's deadline is real
+    time); one later than 3 s of real time is a violation that names what sent it."""
+    import datetime
+    import types
+
+    from tests.support import chaos_processes
+    from tests.support.chaos_processes import CountingFaults, ProcessesChaos
+
+    chaos = ProcessesChaos(ChaosConfig(seed=1, processes=2), tmp_path, server=None, url="")
+    faults = CountingFaults.__new__(CountingFaults)
+    faults.chaos, faults.late_answers, faults.created = chaos, {}, {}
+    start = datetime.datetime(2026, 1, 1)
+    backend = types.SimpleNamespace(now_iso=lambda: (start + datetime.timedelta(seconds=10)).isoformat(),
+                                    iso_after=lambda s: (start + datetime.timedelta(seconds=10 + s)).isoformat())
+    deadline = (start + datetime.timedelta(seconds=3)).isoformat()  # 7 simulated seconds ago
+    on_time = types.SimpleNamespace(id=1, initial_response_deadline=deadline)
+    late = types.SimpleNamespace(id=2, initial_response_deadline=deadline)
+    monkeypatch.setattr(chaos_processes.time, "monotonic", lambda: 100.0)
+    faults.created = {1: 98.0, 2: 96.5}  # 2 s and 3.5 s of real time ago
+
+    faults.answered_past_the_simulated_deadline(backend, on_time)
+    faults.answered_past_the_simulated_deadline(backend, late)
+
+    assert on_time.initial_response_deadline > backend.now_iso() and 1 not in faults.late_answers
+    assert chaos.report.stats["answers in time by the real clock, late by the simulated one"] == 1
+    assert late.initial_response_deadline == deadline and "3.50 s of real time" in faults.late_answers[2]
