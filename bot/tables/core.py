@@ -38,6 +38,8 @@ ACKNOWLEDGE_SECONDS = 1.5
 #: past it, it is sent anyway, so that a stuck answer cannot hold it past 2 s (Discord allows 3 s;
 #: the rest is the request's own way there).
 ANSWER_ON_ITS_WAY_SECONDS = 0.5
+#: Discord's error code for a message that no longer exists
+UNKNOWN_MESSAGE = 10008
 
 # The interactions being answered (in_time), each with the lock its first response is sent
 # under: by the answer, or by the late acknowledgement, one at a time. The second then sees
@@ -253,7 +255,21 @@ async def edit_answer(interaction: discord.Interaction, **kwargs: Any) -> None:
         if interaction.response.is_done():
             await interaction.edit_original_response(**kwargs)
         else:
-            await interaction.response.edit_message(**kwargs)
+            await update_clicked(interaction, **kwargs)
+
+
+async def update_clicked(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """The click's first response edits the clicked message. If the message is gone (deleted
+    by a moderator or the outbox between the click and its answer), the click is acknowledged
+    all the same and the failure raised: the caller's outbox shows the message again."""
+    try:
+        await interaction.response.edit_message(**kwargs)
+    except discord.NotFound as exc:
+        if exc.code != UNKNOWN_MESSAGE:
+            raise
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.defer()
+        raise
 
 
 async def defer(interaction: discord.Interaction) -> None:

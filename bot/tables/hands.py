@@ -14,7 +14,7 @@ from bot.i18n import _
 
 from . import messages, turns
 from .controls import ControlId
-from .core import Core, Refused, answering, defer, log
+from .core import Core, Refused, answering, defer, log, update_clicked
 from .model import Table
 from .play import Play
 
@@ -143,7 +143,7 @@ class Hands:
             async with answering(interaction):
                 if not interaction.response.is_done():
                     if edit:
-                        await interaction.response.edit_message(**edit)
+                        await update_clicked(interaction, **edit)
                     elif refusal:
                         await interaction.response.send_message(refusal, ephemeral=True)
                         return

@@ -53,7 +53,9 @@ from typing import Any
 
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
+from simcord.backend.errors import BackendError
 from simcord.enums import ComponentType, InteractionType
+from simcord.http import router
 
 from tests.support.chaos import EMPTY_CONFIG, Chaos, ChaosConfig, Faults, Report, Violation
 from tests.support.databases import PostgresServer, postgres_bindir
@@ -136,9 +138,23 @@ class CountingFaults(Faults):
         self.refused_answers: set[int] = set()  # interactions whose answer a fault refused
         self.late_answers: dict[int, str] = {}  # interaction -> who answered after Discord's 3 s
         self.created: dict[int, float] = {}  # interaction -> when it was created, real time
+        self.failed_answers: dict[int, str] = {}  # interaction -> a first answer Discord refused, and why
 
     def install(self) -> None:
         super().install()
+        faulty = router.dispatch
+
+        def dispatch(backend, method, path, **kwargs):
+            try:
+                return faulty(backend, method, path, **kwargs)
+            except BackendError as exc:
+                record = interaction_of(backend, path)
+                if record is not None and path.endswith("/callback") and not record.responded:
+                    kind = (kwargs.get("json") or {}).get("type")
+                    self.failed_answers[record.id] = f"callback type {kind} refused ({exc}) from {late_answerer()}"
+                raise
+
+        router.dispatch = dispatch
         backend = self.env.backend
         new_interaction = backend.new_interaction
 
@@ -530,7 +546,9 @@ class ProcessesChaos(Chaos):
                                    f"user {record.user_id}, channel {record.channel_id}, message "
                                    f"{record.source_message_id}) was never answered; calls: {heard or 'none'}"
                                    + (f"; late answer from {self.faults.late_answers[record.id]}"
-                                      if record.id in self.faults.late_answers else "")))
+                                      if record.id in self.faults.late_answers else "")
+                                   + (f"; {self.faults.failed_answers[record.id]}"
+                                      if record.id in self.faults.failed_answers else "")))
         if len(unanswered) > 5:
             found.append(Violation("8 answered", f"... {len(unanswered) - 5} more unanswered"))
         # (9) every interaction applied at most once
