@@ -5,11 +5,9 @@ again (found by the two-process chaos run, seed 7: a click never answered)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from simcord.http.client import FakeWebhookAdapter
 
+from tests.support.callbacks import watch_callbacks
 from tests.support.simhelpers import Players, dm, start_table
 
 
@@ -18,29 +16,13 @@ def deleted_as_answered(simcord_env, monkeypatch):
     """The clicked message is deleted just before the click's answer edits it (callback type 7).
     Returns what reached Discord: (callback type, refused or not) per interaction callback."""
     backend = simcord_env.backend
-    original = FakeWebhookAdapter.request
-    reached: list[tuple[int, bool]] = []
 
-    async def request(self, route, session, *, payload=None, multipart=None, **kwargs):
-        body = payload
-        if multipart:  # (a response with files: its payload is a part of the form)
-            body = json.loads(next(part["value"] for part in multipart if part["name"] == "payload_json"))
-        kind = (body or {}).get("type")
-        if route.method == "POST" and route.url.endswith("/callback"):
-            if kind == 7:
-                record = backend.interactions[int(route.url.split("/")[-3])]
-                backend.delete_message(record.channel_id, record.source_message_id)
-            try:
-                answer = await original(self, route, session, payload=payload, multipart=multipart, **kwargs)
-            except Exception:
-                reached.append((kind, True))
-                raise
-            reached.append((kind, False))
-            return answer
-        return await original(self, route, session, payload=payload, multipart=multipart, **kwargs)
+    async def delete_the_message(route, kind):
+        if kind == 7:
+            record = backend.interactions[int(route.url.split("/")[-3])]
+            backend.delete_message(record.channel_id, record.source_message_id)
 
-    monkeypatch.setattr(FakeWebhookAdapter, "request", request)
-    return reached
+    return watch_callbacks(monkeypatch, delete_the_message)
 
 
 async def test_a_lobby_deleted_as_a_player_joins(simcord_env, deleted_as_answered):

@@ -6,15 +6,13 @@ acknowledgement waits for the answer and then finds nothing to do (issue #40).""
 from __future__ import annotations
 
 import asyncio
-import json
 
-import discord
 import pytest
-from simcord.http.client import FakeWebhookAdapter
 
 from bot import backends
 from bot.tables import core
 
+from tests.support.callbacks import watch_callbacks
 from tests.support.simhelpers import buttons, dm, play_channel, start_table
 
 
@@ -35,14 +33,9 @@ def acknowledgement_during_the_answer(monkeypatch):
         return handle
 
     monkeypatch.setattr(backends, "call_later", call_later)
-    original = FakeWebhookAdapter.request
-    reached: list[tuple[int, bool]] = []
 
-    async def request(self, route, session, *, payload=None, multipart=None, **kwargs):
-        if multipart:  # (a response with files: its payload is a part of the form)
-            payload = json.loads(next(part["value"] for part in multipart if part["name"] == "payload_json"))
-        kind = (payload or {}).get("type")
-        if route.method == "POST" and route.url.endswith("/callback") and kind in (4, 7):
+    async def fire_the_timer(route, kind):
+        if kind in (4, 7):
             for handle, callback in timers:
                 if not handle.cancelled():
                     handle.cancel()
@@ -50,19 +43,8 @@ def acknowledgement_during_the_answer(monkeypatch):
             timers.clear()
             for _ in range(20):  # the acknowledgement, if it does not wait, reaches Discord first
                 await asyncio.sleep(0)
-        try:
-            answer = await original(self, route, session, payload=None if multipart else payload,
-                                    multipart=multipart, **kwargs)
-        except discord.HTTPException:
-            if route.url.endswith("/callback"):
-                reached.append((kind, True))
-            raise
-        if route.url.endswith("/callback"):
-            reached.append((kind, False))
-        return answer
 
-    monkeypatch.setattr(FakeWebhookAdapter, "request", request)
-    return reached
+    return watch_callbacks(monkeypatch, fire_the_timer)
 
 
 async def test_a_hand_click_answered_as_it_is_acknowledged(simcord_env, acknowledgement_during_the_answer):

@@ -151,7 +151,7 @@ class CountingFaults(Faults):
                 record = interaction_of(backend, path)
                 if record is not None and path.endswith("/callback") and not record.responded:
                     kind = (kwargs.get("json") or {}).get("type")
-                    self.failed_answers[record.id] = f"callback type {kind} refused ({exc}) from {late_answerer()}"
+                    self.failed_answers[record.id] = f"callback type {kind} refused ({exc}) from {answerer()}"
                 raise
 
         router.dispatch = dispatch
@@ -185,7 +185,7 @@ class CountingFaults(Faults):
             record.initial_response_deadline = backend.iso_after(DISCORD_ANSWER_SECONDS - age)
             self.chaos.report.stats["answers in time by the real clock, late by the simulated one"] += 1
         else:
-            self.late_answers[record.id] = f"{late_answerer()}, {age:.2f} s of real time after the click"
+            self.late_answers[record.id] = f"{answerer()}, {age:.2f} s of real time after the click"
 
     def _maybe_fail(self, backend, method: str, path: str, kind: str) -> None:
         try:
@@ -197,7 +197,7 @@ class CountingFaults(Faults):
             raise
 
 
-def late_answerer() -> str:
+def answerer() -> str:
     """Which task, from which lines of the bot, sent a first response after Discord's 3 s."""
     try:
         task = asyncio.current_task()
